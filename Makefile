@@ -1,0 +1,120 @@
+# SPDX-License-Identifier: MIT
+#
+# sidecore build. `make` builds the hypervisor and the host tool, `make iso`
+# the bootable image, `make check` every test tier. CROSS_COMPILE prefixes the
+# hypervisor toolchain (e.g. CROSS_COMPILE=x86_64-linux-gnu-).
+
+CROSS_COMPILE ?=
+CC       := $(CROSS_COMPILE)gcc
+LD       := $(CROSS_COMPILE)ld
+OBJCOPY  := $(CROSS_COMPILE)objcopy
+HOSTCC   ?= gcc
+FUZZCC   ?= clang
+PYTHON   ?= python3
+
+B := build
+
+# Freestanding C for the hypervisor: no libc headers but the compiler's own
+# (stdint.h, stddef.h, stdbool.h, stdarg.h), no SSE, no red zone (interrupts
+# land on the current stack).
+HV_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding \
+	-fno-stack-protector -fno-pic -fno-pie -fno-asynchronous-unwind-tables \
+	-mno-red-zone -mno-mmx -mno-sse -mno-sse2 -mno-avx -mcmodel=small \
+	-nostdinc -isystem $(shell $(CC) -print-file-name=include) \
+	-Ihv/lib/include -Ihv -I. -MMD -MP
+HV_LDFLAGS := -nostdlib -static -no-pie -Wl,--build-id=none -z max-page-size=0x1000 \
+	-z noexecstack -T linker.ld
+
+# Logic with no hardware access: built into the hypervisor, the host tool,
+# the unit tests and the fuzzers alike.
+PURE_SRCS := $(wildcard hv/platform/*.c hv/mm/*.c hv/config/*.c) hv/core/bootinfo.c
+
+HV_SRCS := $(wildcard boot/*.S hv/*/*.S) $(wildcard hv/*/*.c) $(wildcard drivers/*.c drivers/*/*.c)
+HV_OBJS := $(patsubst %,$(B)/hv/%.o,$(HV_SRCS))
+
+HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -Ihv -I. -MMD -MP
+SAN_FLAGS   := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+HOST_LOG    := tools/sidecore/log_stderr.c
+TOOL_SRCS   := $(filter-out $(HOST_LOG),$(wildcard tools/sidecore/*.c))
+HOST_OBJS   := $(patsubst %,$(B)/host/%.o,$(PURE_SRCS) $(HOST_LOG))
+
+UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
+UNIT_BINS  := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
+UNIT_EXTRA := $(wildcard tests/unit/support/*.c)
+
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRCS))
+FUZZ_SECONDS ?= 60
+
+.PHONY: all iso setup demo check check-unit check-fuzz check-boot check-vmx clean fuzz
+all: $(B)/sidecore.elf $(B)/tools/sidecore
+
+# --- hypervisor -------------------------------------------------------------
+Q ?= @
+$(B)/hv/%.c.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(HV_CFLAGS) -c $< -o $@
+
+$(B)/hv/%.S.o: %.S
+	@mkdir -p $(dir $@)
+	@echo "  AS      $<"
+	$(Q)$(CC) $(HV_CFLAGS) -D__ASSEMBLY__ -c $< -o $@
+
+$(B)/sidecore.elf: $(HV_OBJS) linker.ld
+	@echo "  LD      $@"
+	$(Q)$(CC) $(HV_LDFLAGS) -o $@ $(HV_OBJS) -lgcc
+
+# --- host tool, unit tests, fuzzers -----------------------------------------
+$(B)/host/%.c.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  HOSTCC  $<"
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) $(SAN_FLAGS) -c $< -o $@
+
+$(B)/tools/sidecore: $(patsubst %,$(B)/host/%.o,$(TOOL_SRCS)) $(HOST_OBJS)
+	@mkdir -p $(dir $@)
+	$(HOSTCC) $(SAN_FLAGS) -o $@ $^
+
+$(B)/tests/%: $(B)/host/tests/unit/%.c.o $(patsubst %,$(B)/host/%.o,$(UNIT_EXTRA)) $(HOST_OBJS)
+	@mkdir -p $(dir $@)
+	$(HOSTCC) $(SAN_FLAGS) -o $@ $^ -lcmocka
+
+$(B)/fuzz/%: tests/fuzz/%.c $(PURE_SRCS) $(HOST_LOG)
+	@mkdir -p $(dir $@)
+	$(FUZZCC) -std=gnu11 -g -O1 -Ihv -I. -DFUZZING -fsanitize=fuzzer,address,undefined \
+		-o $@ $< $(PURE_SRCS) $(HOST_LOG)
+
+fuzz: $(FUZZ_BINS)
+
+# --- images -----------------------------------------------------------------
+include guest/guest.mk
+include tools/iso.mk
+
+# --- setup, demo, tests -----------------------------------------------------
+setup:
+	tools/setup
+
+demo: setup
+	tools/demo
+
+check: setup
+	tools/check all
+
+check-unit: $(UNIT_BINS) $(B)/tools/sidecore
+	tools/check unit
+
+check-fuzz: $(FUZZ_BINS)
+	FUZZ_SECONDS=$(FUZZ_SECONDS) tools/check fuzz
+
+check-boot:
+	tools/check boot
+
+check-vmx:
+	tools/check vmx
+
+unit-bins: $(UNIT_BINS) $(B)/tools/sidecore
+
+clean:
+	rm -rf $(B)
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * idt.c - exceptions print the CPU state and stop the machine; the wake-up
+ * and spurious vectors only acknowledge.
+ */
+#include <stdint.h>
+
+#include "arch/idt.h"
+#include "arch/lapic.h"
+#include "arch/x86.h"
+#include "boot/boot.h"
+#include "core/console.h"
+#include "core/percpu.h"
+
+#define STUB_SIZE 16		/* .balign 16 in isr.S */
+#define GATE_INTERRUPT 0x8e	/* present, DPL 0, 64-bit interrupt gate */
+
+struct idt_gate {
+	uint16_t offset_low;
+	uint16_t selector;
+	uint8_t ist;
+	uint8_t type;
+	uint16_t offset_mid;
+	uint32_t offset_high;
+	uint32_t reserved;
+} __attribute__((packed));
+
+extern const char isr_stubs[], isr_stub_wakeup[], isr_stub_spurious[];
+
+static struct idt_gate idt[256] __attribute__((aligned(16)));
+
+static const char *const exception_names[32] = {
+	"#DE divide error", "#DB debug", "NMI", "#BP breakpoint",
+	"#OF overflow", "#BR bound range", "#UD invalid opcode",
+	"#NM device not available", "#DF double fault", "coprocessor overrun",
+	"#TS invalid TSS", "#NP segment not present", "#SS stack fault",
+	"#GP general protection", "#PF page fault", "reserved",
+	"#MF x87 error", "#AC alignment check", "#MC machine check",
+	"#XM SIMD exception", "#VE virtualization exception",
+	"#CP control protection",
+};
+
+static void idt_set_gate(unsigned int vector, const void *handler)
+{
+	uintptr_t addr = (uintptr_t)handler;
+
+	idt[vector] = (struct idt_gate){
+		.offset_low = addr & 0xffff,
+		.selector = GDT_CODE64,
+		.type = GATE_INTERRUPT,
+		.offset_mid = (addr >> 16) & 0xffff,
+		.offset_high = addr >> 32,
+	};
+}
+
+void idt_init(void)
+{
+	for (unsigned int v = 0; v < 32; v++)
+		idt_set_gate(v, isr_stubs + v * STUB_SIZE);
+	idt_set_gate(VECTOR_WAKEUP, isr_stub_wakeup);
+	idt_set_gate(VECTOR_SPURIOUS, isr_stub_spurious);
+}
+
+void idt_load(void)
+{
+	struct {
+		uint16_t limit;
+		uint64_t base;
+	} __attribute__((packed)) desc = { sizeof(idt) - 1, (uintptr_t)idt };
+
+	asm volatile("lidt %0" : : "m"(desc));
+}
+
+static void idt_dump_exception(const struct trap_frame *f)
+{
+	const char *name = f->vector < 32 && exception_names[f->vector] ?
+			   exception_names[f->vector] : "exception";
+
+	printk("\nexception: cpu %u vector %lu (%s) error 0x%lx\n",
+	       this_cpu()->cpu, f->vector, name, f->error_code);
+	printk("  rip %016lx cs %04lx rflags %016lx\n", f->rip, f->cs, f->rflags);
+	printk("  rsp %016lx ss %04lx cr2 %016lx cr3 %016lx\n",
+	       f->rsp, f->ss, read_cr2(), read_cr3());
+	printk("  rax %016lx rbx %016lx rcx %016lx rdx %016lx\n",
+	       f->rax, f->rbx, f->rcx, f->rdx);
+	printk("  rsi %016lx rdi %016lx rbp %016lx r8  %016lx\n",
+	       f->rsi, f->rdi, f->rbp, f->r8);
+	printk("  r9  %016lx r10 %016lx r11 %016lx r12 %016lx\n",
+	       f->r9, f->r10, f->r11, f->r12);
+	printk("  r13 %016lx r14 %016lx r15 %016lx\n", f->r13, f->r14, f->r15);
+}
+
+void idt_dispatch(struct trap_frame *f);
+
+void idt_dispatch(struct trap_frame *f)
+{
+	if (f->vector == VECTOR_WAKEUP) {
+		lapic_eoi();
+		return;
+	}
+	if (f->vector == VECTOR_SPURIOUS)
+		return;	/* SDM Vol. 3A §11.9: no EOI for a spurious interrupt */
+
+	idt_dump_exception(f);
+	panic("unhandled exception on cpu %u", this_cpu()->cpu);
+}

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lapic.c - local APIC access (SDM Vol. 3A chapter 11). In x2APIC mode the
+ * registers are MSRs 0x800 + offset/16 (§11.12.1) and the ICR is one 64-bit
+ * write; in xAPIC mode they are MMIO at the IA32_APIC_BASE address.
+ */
+#include "arch/idt.h"
+#include "arch/lapic.h"
+#include "arch/x86.h"
+
+#define APIC_BASE_EXTD		(1ull << 10)	/* x2APIC mode */
+#define APIC_BASE_ENABLE	(1ull << 11)
+#define APIC_BASE_ADDR_MASK	0xffffff000ull
+
+#define APIC_REG_ID		0x020
+#define APIC_REG_TPR		0x080
+#define APIC_REG_EOI		0x0b0
+#define APIC_REG_SVR		0x0f0
+#define APIC_REG_ICR_LOW	0x300
+#define APIC_REG_ICR_HIGH	0x310
+#define APIC_X2APIC_MSR_BASE	0x800
+
+#define SVR_ENABLE		(1u << 8)
+#define ICR_FIXED		(0u << 8)
+#define ICR_INIT		(5u << 8)
+#define ICR_STARTUP		(6u << 8)
+#define ICR_PENDING		(1u << 12)	/* xAPIC delivery status */
+#define ICR_ASSERT		(1u << 14)
+
+#define CPUID_1_ECX_X2APIC	(1u << 21)
+
+static bool use_x2apic;
+static uintptr_t xapic_base;
+
+static uint32_t lapic_read(uint32_t reg)
+{
+	if (use_x2apic)
+		return (uint32_t)rdmsr(APIC_X2APIC_MSR_BASE + (reg >> 4));
+	return mmio_read32(xapic_base + reg);
+}
+
+static void lapic_write(uint32_t reg, uint32_t v)
+{
+	if (use_x2apic)
+		wrmsr(APIC_X2APIC_MSR_BASE + (reg >> 4), v);
+	else
+		mmio_write32(xapic_base + reg, v);
+}
+
+void lapic_init(void)
+{
+	uint64_t base = rdmsr(MSR_IA32_APIC_BASE);
+
+	use_x2apic = cpuid(1, 0).ecx & CPUID_1_ECX_X2APIC;
+	xapic_base = base & APIC_BASE_ADDR_MASK;
+
+	/* §11.12.5: xAPIC -> x2APIC needs EN already set, then EXTD. */
+	base |= APIC_BASE_ENABLE;
+	wrmsr(MSR_IA32_APIC_BASE, base);
+	if (use_x2apic)
+		wrmsr(MSR_IA32_APIC_BASE, base | APIC_BASE_EXTD);
+
+	lapic_write(APIC_REG_TPR, 0);
+	lapic_write(APIC_REG_SVR, SVR_ENABLE | VECTOR_SPURIOUS);
+}
+
+bool lapic_is_x2apic(void)
+{
+	return use_x2apic;
+}
+
+uint32_t lapic_id(void)
+{
+	uint32_t id = lapic_read(APIC_REG_ID);
+
+	return use_x2apic ? id : id >> 24;
+}
+
+void lapic_eoi(void)
+{
+	lapic_write(APIC_REG_EOI, 0);
+}
+
+static void lapic_write_icr(uint32_t apic_id, uint32_t low)
+{
+	if (use_x2apic) {
+		wrmsr(APIC_X2APIC_MSR_BASE + (APIC_REG_ICR_LOW >> 4),
+		      ((uint64_t)apic_id << 32) | low);
+		return;
+	}
+	lapic_write(APIC_REG_ICR_HIGH, apic_id << 24);
+	lapic_write(APIC_REG_ICR_LOW, low);
+	while (lapic_read(APIC_REG_ICR_LOW) & ICR_PENDING)
+		cpu_relax();
+}
+
+void lapic_send_ipi(uint32_t apic_id, uint8_t vector)
+{
+	lapic_write_icr(apic_id, ICR_FIXED | ICR_ASSERT | vector);
+}
+
+void lapic_send_init(uint32_t apic_id)
+{
+	lapic_write_icr(apic_id, ICR_INIT | ICR_ASSERT);
+}
+
+void lapic_send_sipi(uint32_t apic_id, uint8_t page)
+{
+	lapic_write_icr(apic_id, ICR_STARTUP | ICR_ASSERT | page);
+}

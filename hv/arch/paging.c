@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * paging.c - identity map of all RAM and the MMIO below 4 GiB, 2 MiB pages
+ * (SDM Vol. 3A §4.5; Nehalem has no 1 GiB pages). Memory types come from
+ * the firmware's MTRRs, which mark MMIO uncacheable.
+ */
+#include <string.h>
+
+#include "arch/paging.h"
+#include "arch/x86.h"
+#include "boot/boot.h"
+#include "core/console.h"
+#include "mm/page_alloc.h"
+
+#define GIB ((uint64_t)1 << 30)
+#define ENTRIES 512
+
+static uint64_t hv_cr3;
+static uint64_t mapped_limit;
+
+static uint64_t *paging_alloc_table(void)
+{
+	uint64_t phys = page_alloc_node(0, PAGE_SIZE, PAGE_SIZE);
+
+	if (!phys)
+		panic("paging: out of memory for page tables");
+	memset((void *)phys, 0, PAGE_SIZE);
+	return (uint64_t *)phys;
+}
+
+void paging_init(uint64_t limit)
+{
+	uint64_t *pml4 = paging_alloc_table();
+	uint64_t *pdpt = NULL, *pd;
+
+	limit = (limit + GIB - 1) & ~(GIB - 1);
+	if (limit > 512 * GIB)
+		panic("paging: %lu GiB of address space is beyond one PDPT", limit / GIB);
+
+	for (uint64_t gib = 0; gib < limit / GIB; gib++) {
+		if (gib % ENTRIES == 0) {
+			pdpt = paging_alloc_table();
+			pml4[gib / ENTRIES] = (uintptr_t)pdpt | PTE_PRESENT | PTE_WRITE;
+		}
+		pd = paging_alloc_table();
+		pdpt[gib % ENTRIES] = (uintptr_t)pd | PTE_PRESENT | PTE_WRITE;
+		for (uint64_t i = 0; i < ENTRIES; i++)
+			pd[i] = (gib * GIB + i * PAGE_SIZE_2M) |
+				PTE_PRESENT | PTE_WRITE | PTE_LARGE;
+	}
+	hv_cr3 = (uintptr_t)pml4;
+	mapped_limit = limit;
+	write_cr3(hv_cr3);
+}
+
+uint64_t paging_cr3(void)
+{
+	return hv_cr3;
+}
+
+uint64_t paging_limit(void)
+{
+	return mapped_limit;
+}

@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * main.c - the boot sequence (DESIGN.md §3): console, boot information,
+ * ACPI topology, memory, paging, local APIC, TSC, application processors,
+ * VMX on every core, roles, and the machine-readable boot summary.
+ */
+#include <string.h>
+
+#include "arch/idt.h"
+#include "arch/lapic.h"
+#include "arch/paging.h"
+#include "arch/pic.h"
+#include "arch/smp.h"
+#include "arch/tsc.h"
+#include "arch/x86.h"
+#include "boot/boot.h"
+#include "config/config.h"
+#include "core/bootinfo.h"
+#include "core/console.h"
+#include "core/percpu.h"
+#include "core/roles.h"
+#include "drivers/serial.h"
+#include "lib/printf.h"
+#include "mm/page_alloc.h"
+#include "platform/acpi.h"
+#include "platform/topology.h"
+
+#define MIB ((uint64_t)1 << 20)
+#define LOW_MEMORY_END MIB
+#define GIB4 ((uint64_t)4 << 30)
+
+extern const char __image_start[], __image_end[];
+extern const char boot_gdt_desc[];
+
+static struct boot_info boot;
+static struct acpi_tables acpi;
+static struct topology topo;
+static struct memmap free_ram;
+static struct memmap node_ram;
+static struct config config;
+
+/* The boot map covers 4 GiB until paging_init; after it, all RAM. */
+static const void *acpi_map_identity(uint64_t phys, uint64_t len, void *ctx)
+{
+	uint64_t limit = paging_limit() ? paging_limit() : GIB4;
+
+	(void)ctx;
+	if (phys >= limit || len > limit - phys)
+		return NULL;
+	return (const void *)(uintptr_t)phys;
+}
+
+/* The AP trampoline needs a page below 1 MiB that nothing else owns. */
+static uint64_t main_find_trampoline_page(void)
+{
+	for (uint64_t page = LOW_MEMORY_END - PAGE_SIZE; page >= PAGE_SIZE; page -= PAGE_SIZE)
+		if (memmap_contains(&free_ram, page, PAGE_SIZE))
+			return page;
+	panic("no free page below 1 MiB for the AP trampoline");
+}
+
+static void main_collect_free_ram(const void *mbi)
+{
+	free_ram = boot.ram;
+	memmap_remove(&free_ram, (uintptr_t)__image_start,
+		      (uintptr_t)__image_end - (uintptr_t)__image_start);
+	memmap_remove(&free_ram, (uintptr_t)mbi, *(const uint32_t *)mbi);
+	for (unsigned int i = 0; i < boot.module_count; i++)
+		memmap_remove(&free_ram, boot.module[i].start,
+			      boot.module[i].end - boot.module[i].start);
+}
+
+/* Each node's pool gets the free RAM inside its SRAT ranges; the rest goes to node 0. */
+static void main_fill_page_pools(void)
+{
+	static struct memmap part;
+
+	page_alloc_init(topo.node_count);
+	memmap_remove(&free_ram, 0, LOW_MEMORY_END);
+	if (!topo.mem_count) {
+		for (unsigned int i = 0; i < free_ram.count; i++)
+			page_pool_add(page_alloc_pool(0), free_ram.range[i].base,
+				      free_ram.range[i].length);
+		return;
+	}
+
+	node_ram = free_ram;
+	for (unsigned int m = 0; m < topo.mem_count; m++) {
+		part = free_ram;
+		memmap_clip(&part, topo.mem[m].base, topo.mem[m].length);
+		for (unsigned int i = 0; i < part.count; i++)
+			page_pool_add(page_alloc_pool(topo.mem[m].node),
+				      part.range[i].base, part.range[i].length);
+		memmap_remove(&node_ram, topo.mem[m].base, topo.mem[m].length);
+	}
+	for (unsigned int i = 0; i < node_ram.count; i++) {
+		printk("memory: %#lx+%#lx is in no SRAT range, given to node 0\n",
+		       node_ram.range[i].base, node_ram.range[i].length);
+		page_pool_add(page_alloc_pool(0), node_ram.range[i].base,
+			      node_ram.range[i].length);
+	}
+}
+
+static uint64_t main_address_space_limit(void)
+{
+	uint64_t limit = GIB4;
+
+	for (unsigned int i = 0; i < boot.ram.count; i++) {
+		uint64_t end = boot.ram.range[i].base + boot.ram.range[i].length;
+
+		if (end > limit)
+			limit = end;
+	}
+	return limit;
+}
+
+static void main_load_gdt(void)
+{
+	asm volatile("lgdt %0\n\t"
+		     "pushq %1\n\t"
+		     "leaq 1f(%%rip), %%rax\n\t"
+		     "pushq %%rax\n\t"
+		     "lretq\n"
+		     "1:\n\t"
+		     "movl %2, %%eax\n\t"
+		     "movl %%eax, %%ds\n\t"
+		     "movl %%eax, %%es\n\t"
+		     "movl %%eax, %%ss\n\t"
+		     : : "m"(*(const char(*)[10])boot_gdt_desc), "i"(GDT_CODE64), "i"(GDT_DATA)
+		     : "rax", "memory");
+}
+
+static void main_probe_vmx(unsigned int cpu)
+{
+	uint64_t region = page_alloc_node(percpu[cpu].node, PAGE_SIZE, PAGE_SIZE);
+
+	if (!region) {
+		percpu[cpu].vmx.reason = "no memory for the VMXON region";
+	} else {
+		vmx_probe(&percpu[cpu].vmx, region);
+		page_free_node(percpu[cpu].node, region, PAGE_SIZE);
+	}
+	__atomic_store_n(&percpu[cpu].vmx_probed, true, __ATOMIC_RELEASE);
+}
+
+static void ap_main(unsigned int cpu)
+{
+	main_load_gdt();
+	idt_load();
+	percpu_setup(cpu);
+	lapic_init();
+	printk("cpu %u: apic %u online\n", cpu, lapic_id());
+	__atomic_store_n(&percpu[cpu].online, true, __ATOMIC_RELEASE);
+
+	main_probe_vmx(cpu);
+	for (;;)
+		cpu_idle();
+}
+
+static void main_print_nodes(void)
+{
+	for (unsigned int n = 0; n < topo.node_count; n++) {
+		char cpus[512];
+		int len = 0;
+
+		cpus[0] = '\0';
+		for (unsigned int c = 0; c < topo.cpu_count; c++)
+			if (topo.cpu[c].node == n && percpu[c].online)
+				len += snprintf(cpus + len, sizeof(cpus) - len, "%s%u",
+						len ? "," : "", c);
+		printk("node %u: cpus %s mem %lu MiB\n", n, cpus,
+		       page_alloc_pool(n)->total_bytes / MIB);
+	}
+}
+
+static void main_print_vmx(void)
+{
+	bool any = false;
+
+	for (unsigned int c = 0; c < topo.cpu_count; c++) {
+		const struct vmx_caps *v = &percpu[c].vmx;
+
+		if (!percpu[c].online)
+			continue;
+		while (!__atomic_load_n(&percpu[c].vmx_probed, __ATOMIC_ACQUIRE))
+			cpu_relax();
+		if (!v->ok)
+			continue;
+		any = true;
+		printk("vmx: cpu %u ok ept=%d vpid=%d ug=%d preempt=%d apic_access=%d "
+		       "vid=%d posted=%d x2apic_virt=%d ept_1g=%d ept_ad=%d\n", c,
+		       v->ept, v->vpid, v->unrestricted_guest, v->preemption_timer,
+		       v->apic_access, v->virtual_interrupt_delivery,
+		       v->posted_interrupts, v->x2apic_virtualization,
+		       v->ept_1g_pages, v->ept_ad_bits);
+	}
+	if (!any)
+		printk("vmx: unavailable (%s)\n", percpu[0].vmx.reason);
+	for (unsigned int c = 0; c < topo.cpu_count && any; c++)
+		if (percpu[c].online && !percpu[c].vmx.ok)
+			printk("vmx: cpu %u unavailable (%s)\n", c, percpu[c].vmx.reason);
+}
+
+static void main_load_config(void)
+{
+	const struct boot_module *m = bootinfo_find_module(&boot, "config");
+
+	config_init(&config);
+	if (!m) {
+		printk("config: no 'config' module, using defaults\n");
+		return;
+	}
+	if (config_parse(&config, (const char *)(uintptr_t)m->start, m->end - m->start) > 0)
+		printk("config: errors above; the rest of the file still applies\n");
+}
+
+void hv_main(uint32_t magic, const void *mbi);
+
+void hv_main(uint32_t magic, const void *mbi)
+{
+	unsigned int bsp_cpu, started;
+	int cpu;
+
+	serial_init(SERIAL_COM1, 115200);
+	percpu_setup(0);
+	idt_init();
+	idt_load();
+	pic_disable();
+	printk("\nsidecore: booting\n");
+
+	if (magic != MULTIBOOT2_BOOTLOADER_MAGIC)
+		panic("not started by a multiboot2 loader (magic %#x)", magic);
+	if (bootinfo_parse(&boot, mbi, *(const uint32_t *)mbi) < 0)
+		panic("unusable multiboot2 information");
+	if (!boot.rsdp_size)
+		panic("the boot loader passed no ACPI RSDP");
+
+	acpi_tables_init(&acpi);
+	if (acpi_tables_from_rsdp(&acpi, boot.rsdp, boot.rsdp_size,
+				  acpi_map_identity, NULL) < 0)
+		panic("no valid ACPI root table");
+	if (topology_build(&topo, &acpi) < 0)
+		panic("no usable MADT: cannot find the CPUs");
+
+	main_collect_free_ram(mbi);
+	uint64_t trampoline = main_find_trampoline_page();
+
+	main_fill_page_pools();
+	paging_init(main_address_space_limit());
+
+	lapic_init();
+	cpu = topology_cpu_of_apic_id(&topo, lapic_id());
+	if (cpu < 0)
+		panic("boot CPU (apic %u) is not in the MADT", lapic_id());
+	bsp_cpu = cpu;
+	percpu_setup(bsp_cpu);
+	for (unsigned int c = 0; c < topo.cpu_count; c++) {
+		percpu[c].cpu = c;
+		percpu[c].apic_id = topo.cpu[c].apic_id;
+		percpu[c].node = topo.cpu[c].node;
+	}
+	percpu[bsp_cpu].online = true;
+	printk("cpu %u: apic %u online (boot cpu, %s)\n", bsp_cpu, lapic_id(),
+	       lapic_is_x2apic() ? "x2apic" : "xapic");
+
+	tsc_init();
+	printk("tsc: %lu kHz from %s\n", tsc_hz() / 1000, tsc_source_name());
+
+	main_load_config();
+
+	started = smp_start_aps(&topo, bsp_cpu, trampoline, ap_main);
+	printk("smp: %u of %u cpus online\n", started + 1, topo.cpu_count);
+	main_probe_vmx(bsp_cpu);
+
+	roles_assign(&topo, &config);
+	main_print_nodes();
+	roles_print(&topo);
+	main_print_vmx();
+	printk("boot: done\n");
+
+	for (;;)
+		cpu_idle();
+}

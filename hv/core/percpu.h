@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * percpu.h - per-CPU data, reached through GS so each core finds its own
+ * block with one load. CPU numbers are topology CPU numbers (MADT order).
+ */
+#ifndef SIDECORE_CORE_PERCPU_H
+#define SIDECORE_CORE_PERCPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "platform/topology.h"
+#include "vmx/vmx.h"
+
+#define MAX_CPUS TOPO_MAX_CPUS
+#define CPU_STACK_SIZE (16 * 1024)
+
+enum cpu_role {
+	CPU_ROLE_IDLE,
+	CPU_ROLE_SIDECORE,
+	CPU_ROLE_VCPU,
+};
+
+struct percpu {
+	struct percpu *self;	/* at offset 0: this_cpu() reads %gs:0 */
+	unsigned int cpu;
+	uint32_t apic_id;
+	unsigned int node;
+	enum cpu_role role;
+	volatile bool online;
+	volatile bool vmx_probed;
+	struct vmx_caps vmx;
+	uint64_t stack_top;
+};
+
+extern struct percpu percpu[MAX_CPUS];
+
+void percpu_setup(unsigned int cpu);
+
+static inline struct percpu *this_cpu(void)
+{
+	struct percpu *p;
+
+	asm volatile("mov %%gs:0, %0" : "=r"(p));
+	return p;
+}
+
+#endif

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * commands.h - the sub-commands of the sidecore host tool.
+ *
+ * Each command gets the arguments after its name and returns the process
+ * exit status: 0 success, 1 the input was read but is not acceptable,
+ * 2 usage error or unreadable input.
+ */
+#ifndef SIDECORE_TOOL_COMMANDS_H
+#define SIDECORE_TOOL_COMMANDS_H
+
+#define TOOL_EXIT_OK 0
+#define TOOL_EXIT_REJECTED 1
+#define TOOL_EXIT_USAGE 2
+
+/* sidecore topology PATH: the machine's topology and sidecore placement as JSON. */
+int command_topology(int argc, char **argv);
+
+#endif
