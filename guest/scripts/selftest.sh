@@ -3,6 +3,8 @@
 #
 # Guest self test: the image's own parts work (kernel release, modules,
 # netperf/netserver, virtio-net interface, vsock, a short loopback TCP_RR).
+# With sidecore.ip= it also checks eth0's address, and with sidecore.ping=ADDR
+# that ADDR answers pings through eth0 (the virtio-net data path both ways).
 # Prints "selftest: ok - NAME" / "selftest: not ok - NAME" lines and
 # "selftest: passed P/N"; exits non-zero when a check failed.
 
@@ -51,7 +53,19 @@ check "eth0 is virtio_net" virtio_eth0
 
 check "vsock device" test -c /dev/vsock
 
+if [ -n "${SIDECORE_IP:-}" ]; then
+	check "eth0 has $SIDECORE_IP" sh -c "ip -o addr show dev eth0 | grep -qF ' $SIDECORE_IP '"
+fi
+if [ -n "${SIDECORE_PING:-}" ]; then
+	check "ping $SIDECORE_PING" ping -c 3 -W 5 "$SIDECORE_PING"
+fi
+
+# Note: netperf resolves hosts with AI_ADDRCONFIG, so even 127.0.0.1 fails
+# ("Name or service not known") unless a non-loopback IPv4 address is set.
+
 loopback_rr() {
+	ip -4 -o addr | grep -v ' lo ' | grep -q inet ||
+		{ echo "needs a non-loopback IPv4 address (boot with sidecore.ip=)"; return 1; }
 	netserver -4 -L 127.0.0.1 || return 1
 	netperf -4 -H 127.0.0.1 -t TCP_RR -l 1 -P 0 -- -r 1,1 >/tmp/rr.out || { cat /tmp/rr.out; return 1; }
 	cat /tmp/rr.out
@@ -61,6 +75,7 @@ loopback_rr() {
 	[ "$rate" -gt 0 ]
 }
 check "loopback TCP_RR" loopback_rr
+grep -h 'transactions/s' /tmp/selftest.out | sed 's/^/selftest: # /'
 killall netserver 2>/dev/null
 
 echo "selftest: passed $pass/$total"

@@ -312,8 +312,9 @@ static void test_alloc_lowest_fit_with_room(void **state)
 	fill_pool_with_extents(MEMMAP_MAX_RANGES - 1);
 	assert_int_equal(page_pool_alloc(&pool, PAGE_SIZE_2M, PAGE_SIZE_2M), 2 * MIB);
 	assert_int_equal(pool.free.count, MEMMAP_MAX_RANGES);
-	/* Now the table is full: the next extent's end is used. */
-	assert_int_equal(page_pool_alloc(&pool, PAGE_SIZE_2M, PAGE_SIZE_2M), 12 * MIB);
+	/* The table is now full; the upper half of the split extent needs no slot. */
+	assert_int_equal(page_pool_alloc(&pool, PAGE_SIZE_2M, PAGE_SIZE_2M), 4 * MIB);
+	assert_int_equal(pool.free.count, MEMMAP_MAX_RANGES - 1);
 	assert_pool_consistent(&pool);
 }
 
