@@ -21,18 +21,19 @@ HV_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding \
 	-fno-stack-protector -fno-pic -fno-pie -fno-asynchronous-unwind-tables \
 	-mno-red-zone -mno-mmx -mno-sse -mno-sse2 -mno-avx -mcmodel=small \
 	-nostdinc -isystem $(shell $(CC) -print-file-name=include) \
-	-Ihv/lib/include -Ihv -I. -MMD -MP
+	-Ihv/lib/include -Ihv -I. -isystem $(B)/uapi -MMD -MP
 HV_LDFLAGS := -nostdlib -static -no-pie -Wl,--build-id=none -z max-page-size=0x1000 \
 	-z noexecstack -T linker.ld
 
 # Logic with no hardware access: built into the hypervisor, the host tool,
-# the unit tests and the fuzzers alike.
+# the unit tests and the fuzzers alike. A folder's rules.mk adds its own.
 PURE_SRCS := $(wildcard hv/platform/*.c hv/mm/*.c hv/config/*.c) hv/core/bootinfo.c
+include $(wildcard hv/*/rules.mk)
 
 HV_SRCS := $(wildcard boot/*.S hv/*/*.S) $(wildcard hv/*/*.c) $(wildcard drivers/*.c drivers/*/*.c)
 HV_OBJS := $(patsubst %,$(B)/hv/%.o,$(HV_SRCS))
 
-HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -Ihv -I. -MMD -MP
+HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -Ihv -I. -isystem $(B)/uapi -MMD -MP
 SAN_FLAGS   := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 HOST_LOG    := tools/sidecore/log_stderr.c
 TOOL_SRCS   := $(filter-out $(HOST_LOG),$(wildcard tools/sidecore/*.c))
@@ -49,14 +50,25 @@ FUZZ_SECONDS ?= 60
 .PHONY: all iso setup demo check check-unit check-fuzz check-boot check-vmx clean fuzz
 all: $(B)/sidecore.elf $(B)/tools/sidecore
 
+# --- Linux UAPI headers ----------------------------------------------------
+# The freestanding build sees linux/, asm/ and asm-generic/ (virtio rings,
+# boot_params) but no libc header.
+UAPI_STAMP := $(B)/uapi/.stamp
+$(UAPI_STAMP):
+	@mkdir -p $(B)/uapi
+	@ln -sfn /usr/include/linux $(B)/uapi/linux
+	@ln -sfn /usr/include/asm-generic $(B)/uapi/asm-generic
+	@ln -sfn /usr/include/x86_64-linux-gnu/asm $(B)/uapi/asm
+	@touch $@
+
 # --- hypervisor -------------------------------------------------------------
 Q ?= @
-$(B)/hv/%.c.o: %.c
+$(B)/hv/%.c.o: %.c | $(UAPI_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(HV_CFLAGS) -c $< -o $@
 
-$(B)/hv/%.S.o: %.S
+$(B)/hv/%.S.o: %.S | $(UAPI_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  AS      $<"
 	$(Q)$(CC) $(HV_CFLAGS) -D__ASSEMBLY__ -c $< -o $@
@@ -66,10 +78,15 @@ $(B)/sidecore.elf: $(HV_OBJS) linker.ld
 	$(Q)$(CC) $(HV_LDFLAGS) -o $@ $(HV_OBJS) -lgcc
 
 # --- host tool, unit tests, fuzzers -----------------------------------------
-$(B)/host/%.c.o: %.c
+$(B)/host/%.c.o: %.c | $(UAPI_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC  $<"
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) $(SAN_FLAGS) -c $< -o $@
+
+$(B)/host/%.S.o: %.S | $(UAPI_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  HOSTAS  $<"
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) -c $< -o $@
 
 $(B)/tools/sidecore: $(patsubst %,$(B)/host/%.o,$(TOOL_SRCS)) $(HOST_OBJS)
 	@mkdir -p $(dir $@)
@@ -79,9 +96,9 @@ $(B)/tests/%: $(B)/host/tests/unit/%.c.o $(patsubst %,$(B)/host/%.o,$(UNIT_EXTRA
 	@mkdir -p $(dir $@)
 	$(HOSTCC) $(SAN_FLAGS) -o $@ $^ -lcmocka
 
-$(B)/fuzz/%: tests/fuzz/%.c $(PURE_SRCS) $(HOST_LOG)
+$(B)/fuzz/%: tests/fuzz/%.c $(PURE_SRCS) $(HOST_LOG) | $(UAPI_STAMP)
 	@mkdir -p $(dir $@)
-	$(FUZZCC) -std=gnu11 -g -O1 -Ihv -I. -DFUZZING -fsanitize=fuzzer,address,undefined \
+	$(FUZZCC) -std=gnu11 -g -O1 -Ihv -I. -isystem $(B)/uapi -DFUZZING -fsanitize=fuzzer,address,undefined \
 		-o $@ $< $(PURE_SRCS) $(HOST_LOG)
 
 fuzz: $(FUZZ_BINS)

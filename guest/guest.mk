@@ -31,6 +31,6 @@ $(B)/guest/vmlinuz: $(GUEST_KERNEL)/.unpacked
 	[ $$# -eq 1 ] && [ -f "$$1" ] || { echo "guest: expected one vmlinuz in $(GUEST_KERNEL)/boot" >&2; exit 1; }; \
 	cp "$$1" $@ && echo "guest: $@ <- $${1##*/}"
 
-$(B)/guest/initrd.img: $(GUEST_STAMPS) $(GUEST_SRCS) /bin/busybox
+$(B)/guest/initrd.img: $(GUEST_STAMPS) $(GUEST_SRCS) $(wildcard /bin/busybox)
 	guest/mkinitramfs -k $(GUEST_KERNEL) -n $(GUEST_NETPERF) -s $(B)/guest/initramfs \
 		-o $@ -c $(GUEST_COMPRESS) $(GUEST_MODULES)

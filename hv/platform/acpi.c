@@ -60,15 +60,16 @@ static uint8_t acpi_sum_bytes(const uint8_t *p, size_t n)
  */
 static bool acpi_table_is_sound(const uint8_t *p, size_t size)
 {
-	struct acpi_signature_text name;
+	struct acpi_signature_text name = { "????" };
 	uint32_t length;
 
+	if (size >= sizeof(name.text) - 1)
+		name = acpi_signature_to_text(p);
 	if (size < ACPI_HEADER_SIZE) {
-		log_msg("acpi: table image of %llu bytes is shorter than a header, skipped\n",
-			(unsigned long long)size);
+		log_msg("acpi: %s: image of %llu bytes is shorter than a header, skipped\n",
+			name.text, (unsigned long long)size);
 		return false;
 	}
-	name = acpi_signature_to_text(p);
 	length = acpi_read_u32(p + ACPI_HEADER_LENGTH_OFFSET);
 	if (length < ACPI_HEADER_SIZE || length > ACPI_MAX_TABLE_LENGTH) {
 		log_msg("acpi: %s: length %u out of range, skipped\n", name.text, length);
