@@ -51,7 +51,7 @@ FUZZ_SECONDS ?= 60
 all: $(B)/sidecore.elf $(B)/tools/sidecore
 
 # --- Linux UAPI headers ----------------------------------------------------
-# The freestanding build sees linux/, asm/ and asm-generic/ (virtio rings,
+# The freestanding build sees linux/, asm/, asm-generic/ and video/ (virtio rings,
 # boot_params) but no libc header.
 UAPI_STAMP := $(B)/uapi/.stamp
 $(UAPI_STAMP):
@@ -59,6 +59,7 @@ $(UAPI_STAMP):
 	@ln -sfn /usr/include/linux $(B)/uapi/linux
 	@ln -sfn /usr/include/asm-generic $(B)/uapi/asm-generic
 	@ln -sfn /usr/include/x86_64-linux-gnu/asm $(B)/uapi/asm
+	@ln -sfn /usr/include/video $(B)/uapi/video
 	@touch $@
 
 # --- hypervisor -------------------------------------------------------------
@@ -134,4 +135,4 @@ unit-bins: $(UNIT_BINS) $(B)/tools/sidecore
 clean:
 	rm -rf $(B)
 
--include $(shell find $(B) -name '*.d' 2>/dev/null)
+-include $(shell find $(B) -name '*.d' -type f 2>/dev/null)

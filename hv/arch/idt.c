@@ -25,7 +25,7 @@ struct idt_gate {
 	uint32_t reserved;
 } __attribute__((packed));
 
-extern const char isr_stubs[], isr_stub_wakeup[], isr_stub_spurious[];
+extern const char isr_stubs[], isr_stub_timer[], isr_stub_wakeup[], isr_stub_spurious[];
 
 static struct idt_gate idt[256] __attribute__((aligned(16)));
 
@@ -57,6 +57,7 @@ void idt_init(void)
 {
 	for (unsigned int v = 0; v < 32; v++)
 		idt_set_gate(v, isr_stubs + v * STUB_SIZE);
+	idt_set_gate(VECTOR_TIMER, isr_stub_timer);
 	idt_set_gate(VECTOR_WAKEUP, isr_stub_wakeup);
 	idt_set_gate(VECTOR_SPURIOUS, isr_stub_spurious);
 }
@@ -94,7 +95,7 @@ void idt_dispatch(struct trap_frame *f);
 
 void idt_dispatch(struct trap_frame *f)
 {
-	if (f->vector == VECTOR_WAKEUP) {
+	if (f->vector == VECTOR_WAKEUP || f->vector == VECTOR_TIMER) {
 		lapic_eoi();
 		return;
 	}

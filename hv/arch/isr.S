@@ -49,6 +49,9 @@ isr_stubs:
 	stub 29, 1
 	stub 30, 1
 	stub 31, 0
+	.globl isr_stub_timer
+isr_stub_timer:
+	stub 0xef, 0
 	.globl isr_stub_wakeup
 isr_stub_wakeup:
 	stub 0xf0, 0

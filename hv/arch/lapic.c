@@ -6,6 +6,7 @@
  */
 #include "arch/idt.h"
 #include "arch/lapic.h"
+#include "arch/tsc.h"
 #include "arch/x86.h"
 
 #define APIC_BASE_EXTD		(1ull << 10)	/* x2APIC mode */
@@ -18,6 +19,10 @@
 #define APIC_REG_SVR		0x0f0
 #define APIC_REG_ICR_LOW	0x300
 #define APIC_REG_ICR_HIGH	0x310
+#define APIC_REG_LVT_TIMER	0x320
+#define APIC_REG_TIMER_ICR	0x380
+#define APIC_REG_TIMER_CCR	0x390
+#define APIC_REG_TIMER_DCR	0x3e0
 #define APIC_X2APIC_MSR_BASE	0x800
 
 #define SVR_ENABLE		(1u << 8)
@@ -28,8 +33,16 @@
 #define ICR_ASSERT		(1u << 14)
 
 #define CPUID_1_ECX_X2APIC	(1u << 21)
+#define CPUID_1_ECX_TSC_DEADLINE (1u << 24)
+#define LVT_MASKED		(1u << 16)
+#define LVT_TSC_DEADLINE	(2u << 17)
+#define TIMER_DIVIDE_BY_1	0xb
+#define MSR_TSC_DEADLINE	0x6e0
+#define CALIBRATE_US		10000
 
 static bool use_x2apic;
+static bool use_tsc_deadline;
+static uint64_t timer_ticks_per_ms;	/* one-shot mode: APIC timer ticks */
 static uintptr_t xapic_base;
 
 static uint32_t lapic_read(uint32_t reg)
@@ -107,4 +120,52 @@ void lapic_send_init(uint32_t apic_id)
 void lapic_send_sipi(uint32_t apic_id, uint8_t page)
 {
 	lapic_write_icr(apic_id, ICR_STARTUP | ICR_ASSERT | page);
+}
+
+/*
+ * TSC-deadline mode where the CPU has it (§11.5.4.1); otherwise one-shot
+ * mode, with the timer's rate measured against the TSC (Nehalem).
+ */
+void lapic_timer_init(void)
+{
+	uint32_t start;
+
+	use_tsc_deadline = cpuid(1, 0).ecx & CPUID_1_ECX_TSC_DEADLINE;
+	if (use_tsc_deadline) {
+		lapic_write(APIC_REG_LVT_TIMER, LVT_TSC_DEADLINE | VECTOR_TIMER);
+		return;
+	}
+	lapic_write(APIC_REG_TIMER_DCR, TIMER_DIVIDE_BY_1);
+	lapic_write(APIC_REG_LVT_TIMER, LVT_MASKED | VECTOR_TIMER);
+	if (!timer_ticks_per_ms) {
+		start = 0xffffffff;
+		lapic_write(APIC_REG_TIMER_ICR, start);
+		tsc_delay_us(CALIBRATE_US);
+		timer_ticks_per_ms = (start - lapic_read(APIC_REG_TIMER_CCR)) /
+				     (CALIBRATE_US / 1000);
+		lapic_write(APIC_REG_TIMER_ICR, 0);
+	}
+	lapic_write(APIC_REG_LVT_TIMER, VECTOR_TIMER);
+}
+
+void lapic_timer_arm(uint64_t tsc_deadline)
+{
+	uint64_t now, ticks;
+
+	if (use_tsc_deadline) {
+		wrmsr(MSR_TSC_DEADLINE, tsc_deadline);
+		return;
+	}
+	now = rdtsc();
+	ticks = tsc_deadline > now ?
+		(tsc_deadline - now) * timer_ticks_per_ms / (tsc_hz() / 1000) : 0;
+	lapic_write(APIC_REG_TIMER_ICR, ticks ? (ticks > 0xffffffffu ? 0xffffffffu : ticks) : 1);
+}
+
+void lapic_timer_disarm(void)
+{
+	if (use_tsc_deadline)
+		wrmsr(MSR_TSC_DEADLINE, 0);
+	else
+		lapic_write(APIC_REG_TIMER_ICR, 0);
 }

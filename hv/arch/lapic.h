@@ -18,4 +18,9 @@ void lapic_send_ipi(uint32_t apic_id, uint8_t vector);
 void lapic_send_init(uint32_t apic_id);
 void lapic_send_sipi(uint32_t apic_id, uint8_t page);
 
+/* A one-shot host timer on VECTOR_TIMER, to wake a halted vCPU's core. */
+void lapic_timer_init(void);
+void lapic_timer_arm(uint64_t tsc_deadline);
+void lapic_timer_disarm(void);
+
 #endif

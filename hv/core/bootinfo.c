@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * bootinfo.c - the multiboot2 boot information structure, parsed.
  *
@@ -80,7 +80,7 @@ static void bootinfo_parse_cmdline(struct boot_info *info,
 				   const uint8_t *payload, size_t size)
 {
 	if (!bootinfo_copy_string(info->cmdline, sizeof(info->cmdline), payload, size)) {
-		log_msg("bootinfo: command line unterminated or longer than %u bytes, ignored\n",
+		log_msg("bootinfo: command line unterminated or longer than %u bytes, ignored",
 			(unsigned int)sizeof(info->cmdline) - 1);
 		info->cmdline[0] = '\0';
 	}
@@ -93,12 +93,12 @@ static void bootinfo_parse_module(struct boot_info *info,
 	uint32_t start, end;
 
 	if (size < MB2_MODULE_FIXED_SIZE) {
-		log_msg("bootinfo: module tag too short (%u bytes), ignored\n",
+		log_msg("bootinfo: module tag too short (%u bytes), ignored",
 			(unsigned int)size);
 		return;
 	}
 	if (info->module_count == BOOTINFO_MAX_MODULES) {
-		log_msg("bootinfo: module limit of %u reached, module ignored\n",
+		log_msg("bootinfo: module limit of %u reached, module ignored",
 			BOOTINFO_MAX_MODULES);
 		return;
 	}
@@ -106,7 +106,7 @@ static void bootinfo_parse_module(struct boot_info *info,
 	/* GRUB stores the first address past the module in mod_end. */
 	end = read_u32(payload + 4);
 	if (end < start) {
-		log_msg("bootinfo: module ends (0x%x) before it starts (0x%x), ignored\n",
+		log_msg("bootinfo: module ends (0x%x) before it starts (0x%x), ignored",
 			end, start);
 		return;
 	}
@@ -115,7 +115,7 @@ static void bootinfo_parse_module(struct boot_info *info,
 	if (!bootinfo_copy_string(module->name, sizeof(module->name),
 				  payload + MB2_MODULE_FIXED_SIZE,
 				  size - MB2_MODULE_FIXED_SIZE)) {
-		log_msg("bootinfo: module at 0x%x has a name unterminated or longer than %u bytes, ignored\n",
+		log_msg("bootinfo: module at 0x%x has a name unterminated or longer than %u bytes, ignored",
 			start, BOOTINFO_NAME_MAX - 1);
 		return;
 	}
@@ -137,13 +137,13 @@ static void bootinfo_parse_mmap(struct boot_info *info,
 	int pass;
 
 	if (size < MB2_MMAP_FIXED_SIZE) {
-		log_msg("bootinfo: memory map tag too short (%u bytes), ignored\n",
+		log_msg("bootinfo: memory map tag too short (%u bytes), ignored",
 			(unsigned int)size);
 		return;
 	}
 	entry_size = read_u32(payload);
 	if (entry_size < MB2_MMAP_ENTRY_MIN) {
-		log_msg("bootinfo: memory map entry size %u below %u, map ignored\n",
+		log_msg("bootinfo: memory map entry size %u below %u, map ignored",
 			entry_size, MB2_MMAP_ENTRY_MIN);
 		return;
 	}
@@ -159,11 +159,11 @@ static void bootinfo_parse_mmap(struct boot_info *info,
 
 			if (pass == 0 && available &&
 			    !memmap_add(&info->ram, base, length))
-				log_msg("bootinfo: RAM 0x%llx+0x%llx wraps or overflows the map, ignored\n",
+				log_msg("bootinfo: RAM 0x%llx+0x%llx wraps or overflows the map, ignored",
 					(unsigned long long)base, (unsigned long long)length);
 			if (pass == 1 && !available &&
 			    !memmap_remove(&info->ram, base, length))
-				log_msg("bootinfo: reserved 0x%llx+0x%llx wraps or overflows the map, RAM map may be wrong\n",
+				log_msg("bootinfo: reserved 0x%llx+0x%llx wraps or overflows the map, RAM map may be wrong",
 					(unsigned long long)base, (unsigned long long)length);
 		}
 	}
@@ -177,7 +177,7 @@ static void bootinfo_parse_rsdp(struct boot_info *info, uint32_t type,
 						     : ACPI_RSDP_V1_SIZE;
 
 	if (size < want) {
-		log_msg("bootinfo: ACPI RSDP tag %u holds %u bytes, needs %u, ignored\n",
+		log_msg("bootinfo: ACPI RSDP tag %u holds %u bytes, needs %u, ignored",
 			type, (unsigned int)size, want);
 		return;
 	}
@@ -211,13 +211,13 @@ int bootinfo_parse(struct boot_info *info, const void *mbi, size_t size)
 	memmap_init(&info->ram);
 
 	if (!mbi || size < MB2_FIXED_SIZE) {
-		log_msg("bootinfo: multiboot2 information missing or shorter than %u bytes\n",
+		log_msg("bootinfo: multiboot2 information missing or shorter than %u bytes",
 			MB2_FIXED_SIZE);
 		return -1;
 	}
 	total_size = read_u32(base);
 	if (total_size < MB2_FIXED_SIZE) {
-		log_msg("bootinfo: multiboot2 total_size %u is too small\n", total_size);
+		log_msg("bootinfo: multiboot2 total_size %u is too small", total_size);
 		return -1;
 	}
 	limit = total_size < size ? total_size : size;
@@ -228,13 +228,13 @@ int bootinfo_parse(struct boot_info *info, const void *mbi, size_t size)
 		uint32_t type, tag_size;
 
 		if (limit - offset < MB2_TAG_HEADER_SIZE) {
-			log_msg("bootinfo: multiboot2 information ends without an end tag\n");
+			log_msg("bootinfo: multiboot2 information ends without an end tag");
 			break;
 		}
 		type = read_u32(tag);
 		tag_size = read_u32(tag + 4);
 		if (tag_size < MB2_TAG_HEADER_SIZE || tag_size > limit - offset) {
-			log_msg("bootinfo: tag %u at offset %u has bad size %u, walk stopped\n",
+			log_msg("bootinfo: tag %u at offset %u has bad size %u, walk stopped",
 				type, (unsigned int)offset, tag_size);
 			break;
 		}

@@ -13,12 +13,12 @@
 #include "arch/smp.h"
 #include "arch/tsc.h"
 #include "arch/x86.h"
-#include "boot/boot.h"
+#include "vm/vm.h"
 #include "config/config.h"
 #include "core/bootinfo.h"
 #include "core/console.h"
 #include "core/percpu.h"
-#include "core/roles.h"
+#include "core/guests.h"
 #include "drivers/serial.h"
 #include "lib/printf.h"
 #include "mm/page_alloc.h"
@@ -30,7 +30,6 @@
 #define GIB4 ((uint64_t)4 << 30)
 
 extern const char __image_start[], __image_end[];
-extern const char boot_gdt_desc[];
 
 static struct boot_info boot;
 static struct acpi_tables acpi;
@@ -114,22 +113,6 @@ static uint64_t main_address_space_limit(void)
 	return limit;
 }
 
-static void main_load_gdt(void)
-{
-	asm volatile("lgdt %0\n\t"
-		     "pushq %1\n\t"
-		     "leaq 1f(%%rip), %%rax\n\t"
-		     "pushq %%rax\n\t"
-		     "lretq\n"
-		     "1:\n\t"
-		     "movl %2, %%eax\n\t"
-		     "movl %%eax, %%ds\n\t"
-		     "movl %%eax, %%es\n\t"
-		     "movl %%eax, %%ss\n\t"
-		     : : "m"(*(const char(*)[10])boot_gdt_desc), "i"(GDT_CODE64), "i"(GDT_DATA)
-		     : "rax", "memory");
-}
-
 static void main_probe_vmx(unsigned int cpu)
 {
 	uint64_t region = page_alloc_node(percpu[cpu].node, PAGE_SIZE, PAGE_SIZE);
@@ -145,16 +128,25 @@ static void main_probe_vmx(unsigned int cpu)
 
 static void ap_main(unsigned int cpu)
 {
-	main_load_gdt();
-	idt_load();
 	percpu_setup(cpu);
+	idt_load();
 	lapic_init();
 	printk("cpu %u: apic %u online\n", cpu, lapic_id());
 	__atomic_store_n(&percpu[cpu].online, true, __ATOMIC_RELEASE);
 
 	main_probe_vmx(cpu);
-	for (;;)
+
+	/* Idle until the boot CPU hands this core a vCPU (it sends VECTOR_WAKEUP). */
+	for (;;) {
+		struct vcpu *v = __atomic_load_n(&this_cpu()->vcpu, __ATOMIC_ACQUIRE);
+
+		if (v) {
+			guest_run_vcpu(v);
+			this_cpu()->vcpu = NULL;
+			this_cpu()->role = CPU_ROLE_IDLE;
+		}
 		cpu_idle();
+	}
 }
 
 static void main_print_nodes(void)
@@ -212,6 +204,10 @@ static void main_load_config(void)
 	}
 	if (config_parse(&config, (const char *)(uintptr_t)m->start, m->end - m->start) > 0)
 		printk("config: errors above; the rest of the file still applies\n");
+	if (config.console_baud != 115200) {
+		printk("console: switching to %u baud\n", config.console_baud);
+		serial_init(SERIAL_COM1, config.console_baud);
+	}
 }
 
 void hv_main(uint32_t magic, const void *mbi);
@@ -272,12 +268,17 @@ void hv_main(uint32_t magic, const void *mbi)
 	printk("smp: %u of %u cpus online\n", started + 1, topo.cpu_count);
 	main_probe_vmx(bsp_cpu);
 
-	roles_assign(&topo, &config);
+	guests_assign_roles(&topo, &config);
 	main_print_nodes();
-	roles_print(&topo);
 	main_print_vmx();
+	guests_create(&config, &boot);
+	guests_print_summary(&topo);
 	printk("boot: done\n");
+	console_set_drainer(bsp_cpu);
+	guests_start();
 
-	for (;;)
+	for (;;) {
+		console_drain();
 		cpu_idle();
+	}
 }

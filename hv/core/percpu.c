@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* percpu.c - per-CPU blocks and the GS base that points at them. */
+#include "arch/gdt.h"
 #include "arch/x86.h"
 #include "core/percpu.h"
 
@@ -12,4 +13,5 @@ void percpu_setup(unsigned int cpu)
 	p->self = p;
 	p->cpu = cpu;
 	wrmsr(MSR_GS_BASE, (uintptr_t)p);
+	gdt_load(&p->tables);
 }

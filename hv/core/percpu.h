@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "arch/gdt.h"
 #include "platform/topology.h"
 #include "vmx/vmx.h"
 
@@ -21,6 +22,8 @@ enum cpu_role {
 	CPU_ROLE_VCPU,
 };
 
+struct vcpu;
+
 struct percpu {
 	struct percpu *self;	/* at offset 0: this_cpu() reads %gs:0 */
 	unsigned int cpu;
@@ -31,6 +34,9 @@ struct percpu {
 	volatile bool vmx_probed;
 	struct vmx_caps vmx;
 	uint64_t stack_top;
+	struct cpu_tables tables;
+	uint64_t vmxon_region;	/* kept while VMX is on, 0 otherwise */
+	struct vcpu *vcpu;	/* the vCPU this core runs, if its role is VCPU */
 };
 
 extern struct percpu percpu[MAX_CPUS];

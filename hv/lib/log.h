@@ -4,7 +4,7 @@
  *
  * Pure modules (ACPI, memory map, config) report through log_msg(); the
  * hypervisor routes it to the serial console, the host tool and the unit tests
- * to stderr.
+ * to stderr. A message is one line without its newline: the sink ends it.
  */
 #ifndef SIDECORE_LIB_LOG_H
 #define SIDECORE_LIB_LOG_H

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * page_alloc.c - physical page allocator, one pool per NUMA node.
  *
@@ -53,7 +53,7 @@ void page_pool_add(struct page_pool *pool, uint64_t base, uint64_t length)
 	uint64_t start, end;
 
 	if (length > UINT64_MAX - base) {
-		log_msg("page_alloc: range 0x%llx+0x%llx wraps, not added\n",
+		log_msg("page_alloc: range 0x%llx+0x%llx wraps, not added",
 			(unsigned long long)base, (unsigned long long)length);
 		return;
 	}
@@ -68,12 +68,12 @@ void page_pool_add(struct page_pool *pool, uint64_t base, uint64_t length)
 		return;
 
 	if (memmap_overlaps(&pool->added, start, end - start)) {
-		log_msg("page_alloc: range 0x%llx-0x%llx is already in the pool, not added\n",
+		log_msg("page_alloc: range 0x%llx-0x%llx is already in the pool, not added",
 			(unsigned long long)start, (unsigned long long)end);
 		return;
 	}
 	if (!memmap_add(&pool->free, start, end - start)) {
-		log_msg("page_alloc: extent table full, range 0x%llx-0x%llx lost\n",
+		log_msg("page_alloc: extent table full, range 0x%llx-0x%llx lost",
 			(unsigned long long)start, (unsigned long long)end);
 		return;
 	}
@@ -83,7 +83,7 @@ void page_pool_add(struct page_pool *pool, uint64_t base, uint64_t length)
 		 * fitted, so this remove cannot run out of slots.
 		 */
 		memmap_remove(&pool->free, start, end - start);
-		log_msg("page_alloc: ownership table full, range 0x%llx-0x%llx lost\n",
+		log_msg("page_alloc: ownership table full, range 0x%llx-0x%llx lost",
 			(unsigned long long)start, (unsigned long long)end);
 		return;
 	}
@@ -134,7 +134,7 @@ uint64_t page_pool_alloc(struct page_pool *pool, uint64_t bytes, uint64_t align)
 
 	if (bytes == 0 || (bytes & PAGE_MASK) || align < PAGE_SIZE ||
 	    !is_power_of_two(align)) {
-		log_msg("page_alloc: bad request of 0x%llx bytes aligned to 0x%llx\n",
+		log_msg("page_alloc: bad request of 0x%llx bytes aligned to 0x%llx",
 			(unsigned long long)bytes, (unsigned long long)align);
 		return 0;
 	}
@@ -167,22 +167,22 @@ void page_pool_free(struct page_pool *pool, uint64_t phys, uint64_t bytes)
 		return;
 	if (phys == 0 || (phys & PAGE_MASK) || (bytes & PAGE_MASK) ||
 	    bytes > UINT64_MAX - phys) {
-		log_msg("page_alloc: bad free of 0x%llx bytes at 0x%llx, ignored\n",
+		log_msg("page_alloc: bad free of 0x%llx bytes at 0x%llx, ignored",
 			(unsigned long long)bytes, (unsigned long long)phys);
 		return;
 	}
 	if (!memmap_contains(&pool->added, phys, bytes)) {
-		log_msg("page_alloc: free of 0x%llx-0x%llx is not memory of this pool, ignored\n",
+		log_msg("page_alloc: free of 0x%llx-0x%llx is not memory of this pool, ignored",
 			(unsigned long long)phys, (unsigned long long)(phys + bytes));
 		return;
 	}
 	if (memmap_overlaps(&pool->free, phys, bytes)) {
-		log_msg("page_alloc: free of 0x%llx-0x%llx overlaps free memory (double free?), ignored\n",
+		log_msg("page_alloc: free of 0x%llx-0x%llx overlaps free memory (double free?), ignored",
 			(unsigned long long)phys, (unsigned long long)(phys + bytes));
 		return;
 	}
 	if (!memmap_add(&pool->free, phys, bytes))
-		log_msg("page_alloc: extent table full, 0x%llx-0x%llx lost\n",
+		log_msg("page_alloc: extent table full, 0x%llx-0x%llx lost",
 			(unsigned long long)phys, (unsigned long long)(phys + bytes));
 }
 
@@ -207,7 +207,7 @@ void page_alloc_init(unsigned int node_count)
 	unsigned int node;
 
 	if (node_count > PAGE_ALLOC_MAX_NODES) {
-		log_msg("page_alloc: %u nodes, only the first %u get a pool\n",
+		log_msg("page_alloc: %u nodes, only the first %u get a pool",
 			node_count, PAGE_ALLOC_MAX_NODES);
 		node_count = PAGE_ALLOC_MAX_NODES;
 	}
@@ -255,7 +255,7 @@ uint64_t page_alloc_node(unsigned int node, uint64_t bytes, uint64_t align)
 	struct page_pool *pool = page_alloc_pool(node);
 
 	if (!pool) {
-		log_msg("page_alloc: allocation from node %u, which has no pool\n", node);
+		log_msg("page_alloc: allocation from node %u, which has no pool", node);
 		return 0;
 	}
 	return page_pool_alloc(pool, bytes, align);
@@ -272,7 +272,7 @@ void page_free_node(unsigned int node, uint64_t phys, uint64_t bytes)
 	struct page_pool *pool = page_alloc_pool(node);
 
 	if (!pool) {
-		log_msg("page_alloc: free to node %u, which has no pool\n", node);
+		log_msg("page_alloc: free to node %u, which has no pool", node);
 		return;
 	}
 	page_pool_free(pool, phys, bytes);

@@ -23,10 +23,11 @@ struct page_pool {
 };
 
 void page_pool_init(struct page_pool *pool);
-/* Adds the whole pages inside [base, base+length). */
+/* Adds the whole pages inside [base, base+length), never page 0 (0 means "none"). */
 void page_pool_add(struct page_pool *pool, uint64_t base, uint64_t length);
 /* Lowest free run of bytes (a multiple of PAGE_SIZE) aligned to align (a power of two >= PAGE_SIZE); 0 if none. */
 uint64_t page_pool_alloc(struct page_pool *pool, uint64_t bytes, uint64_t align);
+/* A free outside the pool's memory or overlapping free memory is reported and ignored. */
 void page_pool_free(struct page_pool *pool, uint64_t phys, uint64_t bytes);
 uint64_t page_pool_free_bytes(const struct page_pool *pool);
 

@@ -12,7 +12,7 @@
 #include "lib/log.h"
 #include "platform/acpi.h"
 
-/* Root System Description Pointer, ACPI 6.5 section 5.2.5.3, Table 5.3. */
+/* Root System Description Pointer, ACPI 6.5 section 5.2.5.3. */
 #define RSDP_SIGNATURE "RSD PTR "
 #define RSDP_V1_SIZE 20		/* the bytes the first checksum covers */
 #define RSDP_V2_SIZE 36		/* ACPI 2.0+: adds Length, XSDT and a second checksum */
@@ -66,22 +66,22 @@ static bool acpi_table_is_sound(const uint8_t *p, size_t size)
 	if (size >= sizeof(name.text) - 1)
 		name = acpi_signature_to_text(p);
 	if (size < ACPI_HEADER_SIZE) {
-		log_msg("acpi: %s: image of %llu bytes is shorter than a header, skipped\n",
+		log_msg("acpi: %s: image of %llu bytes is shorter than a header, skipped",
 			name.text, (unsigned long long)size);
 		return false;
 	}
 	length = acpi_read_u32(p + ACPI_HEADER_LENGTH_OFFSET);
 	if (length < ACPI_HEADER_SIZE || length > ACPI_MAX_TABLE_LENGTH) {
-		log_msg("acpi: %s: length %u out of range, skipped\n", name.text, length);
+		log_msg("acpi: %s: length %u out of range, skipped", name.text, length);
 		return false;
 	}
 	if (length > size) {
-		log_msg("acpi: %s: length %u exceeds the %llu bytes present, skipped\n",
+		log_msg("acpi: %s: length %u exceeds the %llu bytes present, skipped",
 			name.text, length, (unsigned long long)size);
 		return false;
 	}
 	if (acpi_sum_bytes(p, length) != 0) {
-		log_msg("acpi: %s: bad checksum, skipped\n", name.text);
+		log_msg("acpi: %s: bad checksum, skipped", name.text);
 		return false;
 	}
 	return true;
@@ -114,7 +114,7 @@ bool acpi_tables_add(struct acpi_tables *tables, const void *data, size_t size)
 	if (!acpi_table_is_sound(p, size))
 		return false;
 	if (tables->count == ACPI_MAX_TABLES) {
-		log_msg("acpi: %s: more than %u tables, skipped\n",
+		log_msg("acpi: %s: more than %u tables, skipped",
 			acpi_signature_to_text(p).text, ACPI_MAX_TABLES);
 		return false;
 	}
@@ -136,25 +136,25 @@ static const uint8_t *acpi_map_table(uint64_t phys, acpi_map_fn map, void *ctx,
 	const uint8_t *header;
 
 	if (phys == 0) {
-		log_msg("acpi: table pointer is null, skipped\n");
+		log_msg("acpi: table pointer is null, skipped");
 		return NULL;
 	}
 	header = map(phys, ACPI_HEADER_SIZE, ctx);
 	if (!header) {
-		log_msg("acpi: cannot map table header at %#llx, skipped\n",
+		log_msg("acpi: cannot map table header at %#llx, skipped",
 			(unsigned long long)phys);
 		return NULL;
 	}
 	*length = acpi_read_u32(header + ACPI_HEADER_LENGTH_OFFSET);
 	if (*length < ACPI_HEADER_SIZE || *length > ACPI_MAX_TABLE_LENGTH) {
-		log_msg("acpi: %s at %#llx: length %u out of range, skipped\n",
+		log_msg("acpi: %s at %#llx: length %u out of range, skipped",
 			acpi_signature_to_text(header).text,
 			(unsigned long long)phys, *length);
 		return NULL;
 	}
 	header = map(phys, *length, ctx);
 	if (!header)
-		log_msg("acpi: cannot map %u bytes of table at %#llx, skipped\n",
+		log_msg("acpi: cannot map %u bytes of table at %#llx, skipped",
 			*length, (unsigned long long)phys);
 	return header;
 }
@@ -168,7 +168,7 @@ static const uint8_t *acpi_map_root(uint64_t phys, const char *signature,
 	if (!root || !acpi_table_is_sound(root, *length))
 		return NULL;
 	if (memcmp(root, signature, 4) != 0) {
-		log_msg("acpi: %s pointer leads to a %s table, not used\n",
+		log_msg("acpi: %s pointer leads to a %s table, not used",
 			signature, acpi_signature_to_text(root).text);
 		return NULL;
 	}
@@ -184,17 +184,17 @@ static uint64_t acpi_rsdp_xsdt_address(const uint8_t *rsdp, size_t rsdp_size)
 	uint32_t length;
 
 	if (rsdp_size < RSDP_V2_SIZE) {
-		log_msg("acpi: RSDP revision %u but only %llu bytes, XSDT not used\n",
+		log_msg("acpi: RSDP revision %u but only %llu bytes, XSDT not used",
 			rsdp[RSDP_REVISION_OFFSET], (unsigned long long)rsdp_size);
 		return 0;
 	}
 	length = acpi_read_u32(rsdp + RSDP_LENGTH_OFFSET);
 	if (length < RSDP_V2_SIZE || length > rsdp_size) {
-		log_msg("acpi: RSDP length %u out of range, XSDT not used\n", length);
+		log_msg("acpi: RSDP length %u out of range, XSDT not used", length);
 		return 0;
 	}
 	if (acpi_sum_bytes(rsdp, length) != 0) {
-		log_msg("acpi: RSDP extended checksum bad, XSDT not used\n");
+		log_msg("acpi: RSDP extended checksum bad, XSDT not used");
 		return 0;
 	}
 	return acpi_read_u64(rsdp + RSDP_XSDT_OFFSET);
@@ -225,11 +225,11 @@ int acpi_tables_from_rsdp(struct acpi_tables *tables, const void *rsdp,
 	int added = 0;
 
 	if (!r || rsdp_size < RSDP_V1_SIZE || memcmp(r, RSDP_SIGNATURE, 8) != 0) {
-		log_msg("acpi: no RSDP signature\n");
+		log_msg("acpi: no RSDP signature");
 		return -1;
 	}
 	if (acpi_sum_bytes(r, RSDP_V1_SIZE) != 0) {
-		log_msg("acpi: RSDP checksum bad\n");
+		log_msg("acpi: RSDP checksum bad");
 		return -1;
 	}
 	if (r[RSDP_REVISION_OFFSET] >= 2)
@@ -242,7 +242,7 @@ int acpi_tables_from_rsdp(struct acpi_tables *tables, const void *rsdp,
 				     map, ctx, &root_length);
 	}
 	if (!root) {
-		log_msg("acpi: no usable XSDT or RSDT\n");
+		log_msg("acpi: no usable XSDT or RSDT");
 		return -1;
 	}
 
@@ -254,7 +254,7 @@ int acpi_tables_from_rsdp(struct acpi_tables *tables, const void *rsdp,
 		uint32_t length;
 
 		if (tables->count == ACPI_MAX_TABLES) {
-			log_msg("acpi: more than %u tables, the rest skipped\n",
+			log_msg("acpi: more than %u tables, the rest skipped",
 				ACPI_MAX_TABLES);
 			break;
 		}

@@ -19,7 +19,7 @@
 /* Larger than any MADT/SRAT/SLIT a 2-socket server carries; guards mapping. */
 #define ACPI_MAX_TABLE_LENGTH (1u << 20)
 
-/* System Description Table Header, ACPI 6.5 section 5.2.6, Table 5.4. */
+/* System Description Table Header, ACPI 6.5 section 5.2.6. */
 #define ACPI_HEADER_SIZE 36
 #define ACPI_HEADER_LENGTH_OFFSET 4
 #define ACPI_HEADER_REVISION_OFFSET 8

@@ -17,11 +17,11 @@
 /* Every MADT and SRAT subtable starts with a type byte and a length byte. */
 #define SUBTABLE_HEADER_SIZE 2
 
-/* MADT, ACPI 6.5 section 5.2.12, Table 5.19. */
+/* MADT, ACPI 6.5 section 5.2.12. */
 #define MADT_LAPIC_ADDRESS_OFFSET 36
 #define MADT_FLAGS_OFFSET 40
 #define MADT_SUBTABLES_OFFSET 44
-#define MADT_PCAT_COMPAT (1u << 0)		/* Table 5.20 */
+#define MADT_PCAT_COMPAT (1u << 0)		/* dual 8259 PICs present */
 #define MADT_TYPE_LOCAL_APIC 0			/* section 5.2.12.2 */
 #define MADT_LOCAL_APIC_SIZE 8
 #define MADT_TYPE_LAPIC_OVERRIDE 5		/* section 5.2.12.8 */
@@ -29,12 +29,12 @@
 #define MADT_TYPE_LOCAL_X2APIC 9		/* section 5.2.12.12 */
 #define MADT_LOCAL_X2APIC_SIZE 16
 /*
- * Local APIC Flags, Table 5.23. Bit 1 (Online Capable) marks a CPU that may
+ * Local APIC Flags (section 5.2.12.2). Bit 1 (Online Capable) marks a CPU that may
  * be hot-added later; a static partitioner cannot use it, so only bit 0 counts.
  */
 #define MADT_CPU_ENABLED (1u << 0)
 
-/* SRAT, ACPI 6.5 section 5.2.16, Table 5.72: header, reserved u32, reserved u64. */
+/* SRAT, ACPI 6.5 section 5.2.16: header, reserved u32, reserved u64. */
 #define SRAT_SUBTABLES_OFFSET 48
 #define SRAT_TYPE_CPU 0				/* section 5.2.16.1 */
 #define SRAT_CPU_SIZE 16
@@ -42,8 +42,8 @@
 #define SRAT_MEMORY_SIZE 40
 #define SRAT_TYPE_X2APIC 2			/* section 5.2.16.3 */
 #define SRAT_X2APIC_SIZE 24
-#define SRAT_ENABLED (1u << 0)			/* Tables 5.74, 5.76, 5.78 */
-#define SRAT_MEMORY_HOT_PLUGGABLE (1u << 1)	/* Table 5.76 */
+#define SRAT_ENABLED (1u << 0)			/* same bit in all three types */
+#define SRAT_MEMORY_HOT_PLUGGABLE (1u << 1)	/* memory affinity flags */
 #define SRAT_MEMORY_NON_VOLATILE (1u << 2)
 /*
  * SRAT revision 1 (ACPI 2.0) had an 8-bit proximity domain; revision 2
@@ -52,12 +52,12 @@
  */
 #define SRAT_WIDE_DOMAIN_REVISION 2
 
-/* SLIT, ACPI 6.5 section 5.2.17, Table 5.81. */
+/* SLIT, ACPI 6.5 section 5.2.17. */
 #define SLIT_LOCALITIES_OFFSET 36
 #define SLIT_MATRIX_OFFSET 44
 #define SLIT_LOCAL_DISTANCE 10	/* a locality to itself; 0-9 are reserved */
 
-/* MCFG, PCI Firmware Specification 3.2 section 4.1.2, Tables 4-2 and 4-3. */
+/* MCFG, PCI Firmware Specification 3.2 section 4.1.2. */
 #define MCFG_ALLOCATIONS_OFFSET 44
 #define MCFG_ALLOCATION_SIZE 16
 
@@ -77,7 +77,7 @@ static bool topology_subtables_are_sound(const struct acpi_table *table,
 		uint8_t type, length;
 
 		if (left < SUBTABLE_HEADER_SIZE) {
-			log_msg("topology: %s: %u stray bytes at offset %u\n",
+			log_msg("topology: %s: %u stray bytes at offset %u",
 				name, left, offset);
 			return false;
 		}
@@ -85,7 +85,7 @@ static bool topology_subtables_are_sound(const struct acpi_table *table,
 		length = table->data[offset + 1];
 		if (length < SUBTABLE_HEADER_SIZE || length > left ||
 		    length < min_length(type)) {
-			log_msg("topology: %s: subtable type %u at offset %u has bad length %u\n",
+			log_msg("topology: %s: subtable type %u at offset %u has bad length %u",
 				name, type, offset, length);
 			return false;
 		}
@@ -135,7 +135,7 @@ static bool topology_add_cpu(struct topology *topo, uint32_t apic_id,
 	if (!(flags & MADT_CPU_ENABLED))
 		return true;
 	if (topology_cpu_of_apic_id(topo, apic_id) >= 0) {
-		log_msg("topology: MADT lists APIC ID %#x twice, second entry ignored\n",
+		log_msg("topology: MADT lists APIC ID %#x twice, second entry ignored",
 			apic_id);
 		return true;
 	}
@@ -155,7 +155,7 @@ static int topology_parse_madt(struct topology *topo, const struct acpi_table *m
 	uint32_t offset;
 
 	if (madt->length < MADT_SUBTABLES_OFFSET) {
-		log_msg("topology: MADT of %u bytes is too short\n", madt->length);
+		log_msg("topology: MADT of %u bytes is too short", madt->length);
 		return -1;
 	}
 	topo->lapic_address = acpi_read_u32(madt->data + MADT_LAPIC_ADDRESS_OFFSET);
@@ -171,15 +171,18 @@ static int topology_parse_madt(struct topology *topo, const struct acpi_table *m
 
 		switch (entry[0]) {
 		case MADT_TYPE_LOCAL_APIC:
+			/* UID at 2, APIC ID at 3, flags at 4 */
 			stored = topology_add_cpu(topo, entry[3], entry[2],
 						  acpi_read_u32(entry + 4), false);
 			break;
 		case MADT_TYPE_LOCAL_X2APIC:
+			/* x2APIC ID at 4, flags at 8, UID at 12 */
 			stored = topology_add_cpu(topo, acpi_read_u32(entry + 4),
 						  acpi_read_u32(entry + 12),
 						  acpi_read_u32(entry + 8), true);
 			break;
 		case MADT_TYPE_LAPIC_OVERRIDE:
+			/* 64-bit address at 4 */
 			topo->lapic_address = acpi_read_u64(entry + 4);
 			break;
 		}
@@ -187,10 +190,10 @@ static int topology_parse_madt(struct topology *topo, const struct acpi_table *m
 			dropped++;
 	}
 	if (dropped)
-		log_msg("topology: MADT has %u enabled CPUs beyond the %u supported, ignored\n",
+		log_msg("topology: MADT has %u enabled CPUs beyond the %u supported, ignored",
 			dropped, TOPO_MAX_CPUS);
 	if (topo->cpu_count == 0) {
-		log_msg("topology: MADT lists no enabled CPU\n");
+		log_msg("topology: MADT lists no enabled CPU");
 		return -1;
 	}
 	return 0;
@@ -217,6 +220,7 @@ static enum srat_kind topology_decode_srat(const uint8_t *entry, uint8_t revisio
 {
 	switch (entry[0]) {
 	case SRAT_TYPE_CPU:
+		/* domain bits 7:0 at 2, APIC ID at 3, flags at 4, bits 31:8 at 9 */
 		affinity->flags = acpi_read_u32(entry + 4);
 		affinity->apic_id = entry[3];
 		affinity->domain = entry[2];
@@ -226,11 +230,13 @@ static enum srat_kind topology_decode_srat(const uint8_t *entry, uint8_t revisio
 					    (uint32_t)entry[11] << 24;
 		break;
 	case SRAT_TYPE_X2APIC:
+		/* domain at 4, x2APIC ID at 8, flags at 12 */
 		affinity->domain = acpi_read_u32(entry + 4);
 		affinity->apic_id = acpi_read_u32(entry + 8);
 		affinity->flags = acpi_read_u32(entry + 12);
 		break;
 	case SRAT_TYPE_MEMORY:
+		/* domain at 2, base at 8, length at 16, flags at 28 */
 		affinity->domain = acpi_read_u32(entry + 2);
 		affinity->base = acpi_read_u64(entry + 8);
 		affinity->length = acpi_read_u64(entry + 16);
@@ -289,7 +295,7 @@ static int topology_find_domains(const struct topology *topo,
 		case SRAT_MEMORY:
 			break;
 		case SRAT_BAD_MEMORY:
-			log_msg("topology: SRAT memory %#llx+%#llx wraps, ignored\n",
+			log_msg("topology: SRAT memory %#llx+%#llx wraps, ignored",
 				(unsigned long long)affinity.base,
 				(unsigned long long)affinity.length);
 			continue;
@@ -297,7 +303,7 @@ static int topology_find_domains(const struct topology *topo,
 			continue;
 		}
 		if (!topology_add_domain(domains, &count, affinity.domain)) {
-			log_msg("topology: SRAT has more than %u proximity domains\n",
+			log_msg("topology: SRAT has more than %u proximity domains",
 				TOPO_MAX_NODES);
 			return -1;
 		}
@@ -327,20 +333,20 @@ static bool topology_parse_srat(struct topology *topo, const struct acpi_table *
 	int count;
 
 	if (srat->length < SRAT_SUBTABLES_OFFSET) {
-		log_msg("topology: SRAT of %u bytes is too short, ignored\n", srat->length);
+		log_msg("topology: SRAT of %u bytes is too short, ignored", srat->length);
 		return false;
 	}
 	if (!topology_subtables_are_sound(srat, "SRAT", SRAT_SUBTABLES_OFFSET,
 					  topology_srat_min_length)) {
-		log_msg("topology: SRAT ignored\n");
+		log_msg("topology: SRAT ignored");
 		return false;
 	}
 	count = topology_find_domains(topo, srat, domains);
 	if (count <= 0) {
 		if (count == 0)
-			log_msg("topology: SRAT names no enabled CPU or memory, ignored\n");
+			log_msg("topology: SRAT names no enabled CPU or memory, ignored");
 		else
-			log_msg("topology: SRAT ignored\n");
+			log_msg("topology: SRAT ignored");
 		return false;
 	}
 
@@ -382,12 +388,12 @@ static bool topology_parse_srat(struct topology *topo, const struct acpi_table *
 		}
 	}
 	if (dropped)
-		log_msg("topology: SRAT has %u memory ranges beyond the %u supported, ignored\n",
+		log_msg("topology: SRAT has %u memory ranges beyond the %u supported, ignored",
 			dropped, TOPO_MAX_MEM_RANGES);
 
 	for (i = 0; i < topo->cpu_count; i++) {
 		if (!placed[i])
-			log_msg("topology: CPU %u (APIC ID %#x) is not in the SRAT, placed on node 0\n",
+			log_msg("topology: CPU %u (APIC ID %#x) is not in the SRAT, placed on node 0",
 				i, topo->cpu[i].apic_id);
 		topo->node[topo->cpu[i].node].cpu_count++;
 	}
@@ -416,18 +422,18 @@ static void topology_parse_slit(struct topology *topo, const struct acpi_table *
 	uint32_t i, j, n;
 
 	if (slit->length < SLIT_MATRIX_OFFSET) {
-		log_msg("topology: SLIT of %u bytes is too short, ignored\n", slit->length);
+		log_msg("topology: SLIT of %u bytes is too short, ignored", slit->length);
 		return;
 	}
 	localities = acpi_read_u64(slit->data + SLIT_LOCALITIES_OFFSET);
 	if (localities > TOPO_MAX_LOCALITIES) {
-		log_msg("topology: SLIT has %llu localities, more than %u, ignored\n",
+		log_msg("topology: SLIT has %llu localities, more than %u, ignored",
 			(unsigned long long)localities, TOPO_MAX_LOCALITIES);
 		return;
 	}
 	n = (uint32_t)localities;
 	if (slit->length != SLIT_MATRIX_OFFSET + n * n) {
-		log_msg("topology: SLIT length %u does not fit %u localities, ignored\n",
+		log_msg("topology: SLIT length %u does not fit %u localities, ignored",
 			slit->length, n);
 		return;
 	}
@@ -437,7 +443,7 @@ static void topology_parse_slit(struct topology *topo, const struct acpi_table *
 
 			if (distance < SLIT_LOCAL_DISTANCE ||
 			    (i == j && distance != SLIT_LOCAL_DISTANCE)) {
-				log_msg("topology: SLIT distance %u from %u to %u is invalid, ignored\n",
+				log_msg("topology: SLIT distance %u from %u to %u is invalid, ignored",
 					distance, i, j);
 				return;
 			}
@@ -454,22 +460,23 @@ static void topology_parse_mcfg(struct topology *topo, const struct acpi_table *
 
 	if (mcfg->length < MCFG_ALLOCATIONS_OFFSET ||
 	    (mcfg->length - MCFG_ALLOCATIONS_OFFSET) % MCFG_ALLOCATION_SIZE != 0) {
-		log_msg("topology: MCFG length %u is not a whole number of allocations, ignored\n",
+		log_msg("topology: MCFG length %u is not a whole number of allocations, ignored",
 			mcfg->length);
 		return;
 	}
 	for (offset = MCFG_ALLOCATIONS_OFFSET; offset < mcfg->length;
 	     offset += MCFG_ALLOCATION_SIZE) {
+		/* base at 0, segment at 8, start bus at 10, end bus at 11 */
 		const uint8_t *entry = mcfg->data + offset;
 		struct topo_mcfg *window;
 
 		if (entry[10] > entry[11]) {
-			log_msg("topology: MCFG allocation at offset %u ends at bus %u before its start %u, ignored\n",
+			log_msg("topology: MCFG allocation at offset %u ends at bus %u before its start %u, ignored",
 				offset, entry[11], entry[10]);
 			continue;
 		}
 		if (topo->mcfg_count == TOPO_MAX_MCFG) {
-			log_msg("topology: MCFG has more than %u allocations, the rest ignored\n",
+			log_msg("topology: MCFG has more than %u allocations, the rest ignored",
 				TOPO_MAX_MCFG);
 			return;
 		}
@@ -496,7 +503,7 @@ int topology_build(struct topology *topo, const struct acpi_tables *tables)
 	memset(topo, 0, sizeof(*topo));
 	madt = acpi_tables_find(tables, "APIC");
 	if (!madt) {
-		log_msg("topology: no MADT (APIC table)\n");
+		log_msg("topology: no MADT (APIC table)");
 		return -1;
 	}
 	if (topology_parse_madt(topo, madt) != 0)

@@ -25,6 +25,7 @@
 #define GUEST_RAM_MAX		0xc0000000ull
 #define GUEST_PCI_MMIO_GPA	0xc0000000ull	/* BARs of emulated devices */
 #define GUEST_PCI_MMIO_SIZE	0x10000000ull
+#define GUEST_PCI_MMIO_LAST	0xcfffffffull	/* its last byte, for the DSDT */
 #define GUEST_ECAM_GPA		0xe0000000ull	/* PCI config space, bus 0 only */
 #define GUEST_ECAM_SIZE		0x00100000ull
 #define GUEST_LAPIC_GPA		0xfee00000ull
@@ -33,5 +34,8 @@
 #define GUEST_SLEEP_CONTROL_PORT 0x0600
 #define GUEST_SLEEP_STATUS_PORT	0x0601
 #define GUEST_SLP_TYP_S5	5	/* value in the DSDT's _S5 package */
+
+/* Any write prints the guest's counters on the hypervisor console. */
+#define GUEST_COUNTERS_PORT	0x0610
 
 #endif

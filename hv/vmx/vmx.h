@@ -32,4 +32,7 @@ struct vmx_caps {
  */
 void vmx_probe(struct vmx_caps *caps, uint64_t vmxon_region);
 
+/* Enters VMX root operation on this core for good (it runs vCPUs from now on). */
+bool vmx_enable(const struct vmx_caps *caps, uint64_t vmxon_region);
+
 #endif

@@ -9,6 +9,8 @@
 #include "vmx/vmx.h"
 
 #define CPUID_1_ECX_VMX			(1u << 5)
+#define CPUID_1_ECX_XSAVE		(1u << 26)
+#define CR4_OSXSAVE			(1ull << 18)
 
 #define FEATURE_CONTROL_LOCK		(1ull << 0)
 #define FEATURE_CONTROL_VMX_OUTSIDE_SMX	(1ull << 2)
@@ -85,11 +87,15 @@ static uint64_t vmx_fix_cr(uint64_t value, uint32_t fixed0_msr, uint32_t fixed1_
 	return (value | rdmsr(fixed0_msr)) & rdmsr(fixed1_msr);
 }
 
-static bool vmx_on_off(uint64_t vmxon_region)
+/* Leaves the core in VMX root operation on success; CR0/CR4 untouched on failure. */
+static bool vmx_on(uint64_t vmxon_region, uint32_t revision)
 {
 	uint64_t cr0 = read_cr0(), cr4 = read_cr4();
 	uint64_t rflags;
 
+	/* §25.11.5: the VMXON region starts with the VMCS revision identifier. */
+	memset((void *)(uintptr_t)vmxon_region, 0, 4096);
+	*(uint32_t *)(uintptr_t)vmxon_region = revision;
 	write_cr0(vmx_fix_cr(cr0, MSR_IA32_VMX_CR0_FIXED0, MSR_IA32_VMX_CR0_FIXED1));
 	write_cr4(vmx_fix_cr(cr4 | CR4_VMXE, MSR_IA32_VMX_CR4_FIXED0,
 			     MSR_IA32_VMX_CR4_FIXED1));
@@ -101,10 +107,15 @@ static bool vmx_on_off(uint64_t vmxon_region)
 		write_cr0(cr0);
 		return false;
 	}
-	asm volatile("vmxoff" ::: "cc", "memory");
-	write_cr4(cr4);
-	write_cr0(cr0);
 	return true;
+}
+
+bool vmx_enable(const struct vmx_caps *caps, uint64_t vmxon_region)
+{
+	/* XSETBV exits are emulated with XSETBV, which needs CR4.OSXSAVE here. */
+	if (cpuid(1, 0).ecx & CPUID_1_ECX_XSAVE)
+		write_cr4(read_cr4() | CR4_OSXSAVE);
+	return caps->ok && vmx_on(vmxon_region, caps->revision);
 }
 
 void vmx_probe(struct vmx_caps *caps, uint64_t vmxon_region)
@@ -118,12 +129,11 @@ void vmx_probe(struct vmx_caps *caps, uint64_t vmxon_region)
 		return;
 	vmx_read_caps(caps);
 
-	/* §24.11.5: the VMXON region starts with the VMCS revision identifier. */
-	memset((void *)vmxon_region, 0, 4096);
-	*(uint32_t *)vmxon_region = caps->revision;
-	if (!vmx_on_off(vmxon_region)) {
+	if (!vmx_on(vmxon_region, caps->revision)) {
 		caps->reason = "VMXON failed";
 		return;
 	}
+	asm volatile("vmxoff" ::: "cc", "memory");
+	write_cr4(read_cr4() & ~CR4_VMXE);
 	caps->ok = true;
 }

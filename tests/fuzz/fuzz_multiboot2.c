@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_multiboot2.c - arbitrary bytes as a multiboot2 information structure.
  *

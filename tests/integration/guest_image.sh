@@ -60,36 +60,25 @@ timeout "$TIMEOUT" qemu-system-x86_64 -accel tcg -cpu max -m 512 -smp 1 \
 qemu_rc=$?
 elapsed=$(($(date +%s) - start))
 
-n=0
-failed=0
-tap() { # tap CONDITION-EXIT-STATUS NAME
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-	fi
-}
+# shellcheck source=tests/integration/lib.sh
+. tests/integration/lib.sh
 has() { grep -qF -- "$1" "$LOG"; }
 
-echo "1..$((${#SELFTESTS[@]} + 5))"
 echo "# kernel $KVER, initrd $(stat -c %s "$INITRD") bytes, QEMU exit $qemu_rc after ${elapsed}s (log: $LOG)"
 
-has "sidecore-guest: up"; tap $? "guest init reached 'up'"
-has "selftest: kernel $KVER"; tap $? "guest runs kernel $KVER"
+has "sidecore-guest: up"; tap_result $? "guest init reached 'up'"
+has "selftest: kernel $KVER"; tap_result $? "guest runs kernel $KVER"
 for name in "${SELFTESTS[@]}"; do
-	has "selftest: ok - $name"; tap $? "selftest: $name"
+	has "selftest: ok - $name"; tap_result $? "selftest: $name"
 done
-has "sidecore-guest: done selftest rc=0"; tap $? "selftest script exited 0"
+has "sidecore-guest: done selftest rc=0"; tap_result $? "selftest script exited 0"
 has "inline: kernel $KVER" && has "inline: arg hello-42" && has "sidecore-guest: done inline rc=3"
-tap $? "sidecore.run= inline script ran with its environment and exit status"
+tap_result $? "sidecore.run= inline script ran with its environment and exit status"
 has "sidecore-guest: poweroff" && [ "$qemu_rc" -eq 0 ]
-tap $? "guest powered off before ${TIMEOUT}s"
+tap_result $? "guest powered off before ${TIMEOUT}s"
 
-if [ "$failed" -ne 0 ]; then
-	echo "# $failed failed; last lines of $LOG:"
-	tail -n 40 "$LOG" | sed 's/^/#   /'
-	exit 1
+if [ "$tap_failed" -ne 0 ]; then
+	echo "# $tap_failed failed; last lines of $LOG:"
+	tail -n 40 "$LOG" | tr -d '\r' | sed 's/^/#   /'
 fi
-exit 0
+tap_done

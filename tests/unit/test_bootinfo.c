@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * test_bootinfo.c - unit tests for hv/core/bootinfo.c, on hand-built
  * multiboot2 information structures, and a model of the boot-time memory

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * test_memmap.c - unit tests for hv/mm/memmap.c.
  */

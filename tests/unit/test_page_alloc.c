@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * test_page_alloc.c - unit tests for hv/mm/page_alloc.c.
  */

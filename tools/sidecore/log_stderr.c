@@ -28,6 +28,7 @@ void log_msg(const char *fmt, ...)
 	}
 #else
 	vfprintf(stderr, fmt, args);
+	fputc('\n', stderr);
 #endif
 	va_end(args);
 }

@@ -20,6 +20,15 @@ static const struct tool_command tool_commands[] = {
 	  "CPUs, NUMA nodes, SLIT, MCFG and sidecore placement as JSON; PATH is a\n"
 	  "\t\tfolder of binary tables (*.dat) or an acpidump text file",
 	  command_topology },
+	{ "guest-acpi", "DIR [VCPUS]",
+	  "a guest's ACPI tables as DIR/*.dat files for iasl -d", command_guest_acpi },
+	{ "check", "CONFIG",
+	  "every error in a configuration file, with its line and key",
+	  command_check },
+	{ "plan", "[--mem MIB] CONFIG ACPI",
+	  "where each guest would run: node, cpus, memory, sidecore; ACPI as\n"
+	  "\t\tfor topology, --mem the MiB each node gives guests (needed without SRAT)",
+	  command_plan },
 };
 
 #define TOOL_COMMAND_COUNT (sizeof(tool_commands) / sizeof(tool_commands[0]))

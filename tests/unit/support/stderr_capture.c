@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * stderr_capture.c - redirect file descriptor 2 to a temporary file and back.
  *

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * plan.h - where each configured guest runs: its node, the cores its vCPUs
+ * are pinned to, how much of the node's memory it takes, and the sidecore
+ * that serves its devices (DESIGN.md §1). Pure: the hypervisor plans on
+ * the machine it booted on, the host tool on a machine's ACPI tables.
+ *
+ * Nothing is squeezed to fit: a guest that needs more cores or memory than
+ * its node has left is reported and not placed, and the other guests are
+ * placed as if it were not there.
+ */
+#ifndef SIDECORE_CONFIG_PLAN_H
+#define SIDECORE_CONFIG_PLAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "config/config.h"
+#include "platform/topology.h"
+
+/* What placement starts from. */
+struct plan_machine {
+	const struct topology *topo;
+	bool cpu_usable[TOPO_MAX_CPUS];		/* online: may poll or run a vCPU */
+	bool cpu_sidecore[TOPO_MAX_CPUS];
+	uint64_t node_free_bytes[TOPO_MAX_NODES];	/* what guests may take */
+};
+
+struct plan_guest {
+	bool placed;
+	unsigned int node;
+	unsigned int vcpu_count;
+	unsigned int cpu[CONFIG_MAX_VCPUS];	/* vCPU i runs on cpu[i] */
+	uint64_t memory_bytes;
+	unsigned int sidecore;			/* CPU number */
+};
+
+#define PLAN_NO_GUEST (-1)
+
+struct plan {
+	struct plan_guest guest[CONFIG_MAX_GUESTS];	/* indexed like config->guest[] */
+	unsigned int placed_count;
+	int cpu_guest[TOPO_MAX_CPUS];		/* guest index, or PLAN_NO_GUEST */
+	unsigned int sidecore_guests[TOPO_MAX_CPUS];	/* guests each sidecore serves */
+	uint64_t node_free_bytes[TOPO_MAX_NODES];	/* what is left */
+};
+
+/*
+ * Describes topo with every CPU usable, no sidecore yet, and each node's
+ * SRAT memory free. The hypervisor then narrows both to what it has.
+ */
+void plan_init_machine(struct plan_machine *machine, const struct topology *topo);
+
+/*
+ * Marks the sidecores: the config's `sidecores`, then the first usable CPU
+ * of each node still without one. Returns how many listed CPUs were not
+ * usable (each reported).
+ */
+int plan_choose_sidecores(struct plan_machine *machine, const struct config *config);
+
+/*
+ * Places every valid guest of config on machine. Returns how many valid
+ * guests did not fit (each reported, naming the guest's line and key).
+ */
+int plan_place_guests(struct plan *plan, const struct plan_machine *machine,
+		      const struct config *config);
+
+/* The number of free cores (usable, no sidecore, no vCPU) of node. */
+unsigned int plan_node_free_cpus(const struct plan *plan, const struct plan_machine *machine,
+				 unsigned int node);
+
+#endif

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * guests.c - placement runs the same pure planner the host tool's `plan`
+ * command uses (hv/config/plan.c), fed with what the hypervisor has really
+ * got: online cores and free pages per node.
+ */
+#include <string.h>
+
+#include "arch/idt.h"
+#include "arch/lapic.h"
+#include "config/plan.h"
+#include "core/console.h"
+#include "core/guests.h"
+#include "core/percpu.h"
+#include "lib/printf.h"
+#include "mm/page_alloc.h"
+#include "vm/vm.h"
+
+/* Per node, kept back from guests for EPT tables, VMCS pages and buffers. */
+#define NODE_RESERVE_BYTES (16ull << 20)
+
+static struct plan_machine machine;
+static struct plan plan;
+static const struct config *planned;
+static struct guest guests[GUEST_MAX];
+static unsigned int guest_count;
+
+void guests_assign_roles(const struct topology *topo, const struct config *config)
+{
+	plan_init_machine(&machine, topo);
+	for (unsigned int c = 0; c < topo->cpu_count; c++)
+		machine.cpu_usable[c] = percpu[c].online;
+	for (unsigned int n = 0; n < topo->node_count; n++) {
+		uint64_t free = page_pool_free_bytes(page_alloc_pool(n));
+
+		machine.node_free_bytes[n] = free > NODE_RESERVE_BYTES ?
+					     free - NODE_RESERVE_BYTES : 0;
+	}
+	plan_choose_sidecores(&machine, config);
+	for (unsigned int c = 0; c < topo->cpu_count; c++)
+		percpu[c].role = machine.cpu_sidecore[c] ? CPU_ROLE_SIDECORE : CPU_ROLE_IDLE;
+}
+
+static const struct boot_module *guests_find_module(const struct boot_info *boot,
+						    const struct config_guest *cg,
+						    enum config_guest_key key, const char *name)
+{
+	const struct boot_module *m = bootinfo_find_module(boot, name);
+
+	if (!m)
+		printk("config line %u: key '%s': guest '%s': no boot module named '%s'\n",
+		       config_guest_line(cg, key), config_guest_key_name(key), cg->name, name);
+	return m;
+}
+
+static void guests_create_one(const struct config_guest *cg, const struct plan_guest *pg,
+			      const struct boot_info *boot)
+{
+	const struct boot_module *kernel, *initrd = NULL;
+	struct guest *g = &guests[guest_count];
+
+	for (unsigned int i = 0; i < pg->vcpu_count; i++) {
+		if (!percpu[pg->cpu[i]].vmx.ok) {
+			printk("config line %u: key 'cpus': guest '%s': cpu %u has no usable VMX (%s)\n",
+			       config_guest_line(cg, CONFIG_KEY_CPUS), cg->name, pg->cpu[i],
+			       percpu[pg->cpu[i]].vmx.reason);
+			return;
+		}
+	}
+	kernel = guests_find_module(boot, cg, CONFIG_KEY_KERNEL, cg->kernel);
+	if (cg->initrd[0])
+		initrd = guests_find_module(boot, cg, CONFIG_KEY_INITRD, cg->initrd);
+	if (!kernel || (cg->initrd[0] && !initrd))
+		return;
+
+	if (!guest_create(g, guest_count, cg, pg->node, pg->cpu, pg->vcpu_count,
+			  (const void *)(uintptr_t)kernel->start, kernel->end - kernel->start,
+			  initrd ? (const void *)(uintptr_t)initrd->start : NULL,
+			  initrd ? initrd->end - initrd->start : 0)) {
+		printk("guest %s: not started\n", cg->name);
+		return;
+	}
+	for (unsigned int i = 0; i < pg->vcpu_count; i++) {
+		percpu[pg->cpu[i]].role = CPU_ROLE_VCPU;
+		percpu[pg->cpu[i]].vcpu = &g->vcpu[i];
+	}
+	guest_count++;
+}
+
+void guests_create(const struct config *config, const struct boot_info *boot)
+{
+	planned = config;
+	plan_place_guests(&plan, &machine, config);
+	for (unsigned int i = 0; i < config->guest_count; i++)
+		if (config->guest[i].valid && plan.guest[i].placed)
+			guests_create_one(&config->guest[i], &plan.guest[i], boot);
+}
+
+static void guests_print_cpu_list(char *buf, size_t size, const unsigned int *cpu,
+				  unsigned int count)
+{
+	int len = 0;
+
+	buf[0] = '\0';
+	for (unsigned int i = 0; i < count && len < (int)size; i++)
+		len += snprintf(buf + len, size - len, "%s%u", i ? "," : "", cpu[i]);
+}
+
+void guests_print_summary(const struct topology *topo)
+{
+	static unsigned int free_cpu[MAX_CPUS];
+	unsigned int free_count = 0;
+	char list[512];
+
+	for (unsigned int c = 0; c < topo->cpu_count; c++) {
+		if (!percpu[c].online)
+			continue;
+		if (percpu[c].role == CPU_ROLE_SIDECORE)
+			printk("sidecore: cpu %u node %u\n", c, topo->cpu[c].node);
+		else if (percpu[c].role == CPU_ROLE_IDLE)
+			free_cpu[free_count++] = c;
+	}
+	for (unsigned int i = 0; i < guest_count; i++) {
+		const struct guest *g = &guests[i];
+		unsigned int cpus[GUEST_MAX_VCPUS];
+
+		for (unsigned int v = 0; v < g->vcpu_count; v++)
+			cpus[v] = g->vcpu[v].cpu;
+		guests_print_cpu_list(list, sizeof(list), cpus, g->vcpu_count);
+		printk("guest %s: node %u cpus %s memory %lu MiB at %#lx sidecore %u\n",
+		       g->name, g->node, list, g->ram_size >> 20, g->ram_hpa,
+		       plan.guest[g->config - planned->guest].sidecore);
+	}
+	guests_print_cpu_list(list, sizeof(list), free_cpu, free_count);
+	printk("free: cpus %s\n", free_count ? list : "none");
+}
+
+void guests_start(void)
+{
+	for (unsigned int i = 0; i < guest_count; i++)
+		for (unsigned int v = 0; v < guests[i].vcpu_count; v++)
+			lapic_send_ipi(percpu[guests[i].vcpu[v].cpu].apic_id, VECTOR_WAKEUP);
+}

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pci.c - PCI configuration space (PCI Local Bus spec 3.0 chapter 6): type 0
+ * headers with write masks, so BAR sizing (write all ones, read back the
+ * mask) falls out of the masks alone.
+ */
+#include <string.h>
+
+#include "vdev/pci.h"
+
+#define CF8_ENABLE		(1u << 31)
+#define PCI_BAR_MEM_64		0x4
+#define PCI_COMMAND_IO_MEM_MASTER 0x0007
+#define PCI_COMMAND_INTX_DISABLE 0x0400
+#define HOST_BRIDGE_CLASS	0x060000
+
+void pci_bus_init(struct pci_bus *bus)
+{
+	memset(bus, 0, sizeof(*bus));
+}
+
+bool pci_bus_add(struct pci_bus *bus, unsigned int slot, struct pci_device *dev)
+{
+	if (slot >= PCI_SLOTS || bus->slot[slot])
+		return false;
+	bus->slot[slot] = dev;
+	return true;
+}
+
+static void config_put(uint8_t *p, unsigned int offset, unsigned int size, uint32_t v)
+{
+	for (unsigned int i = 0; i < size; i++)
+		p[offset + i] = (uint8_t)(v >> (8 * i));
+}
+
+void pci_device_init(struct pci_device *dev, uint16_t vendor, uint16_t device,
+		     uint32_t class_code, uint8_t revision)
+{
+	memset(dev, 0, sizeof(*dev));
+	config_put(dev->config, PCI_VENDOR_ID, 2, vendor);
+	config_put(dev->config, PCI_DEVICE_ID, 2, device);
+	config_put(dev->config, PCI_REVISION, 1, revision);
+	config_put(dev->config, PCI_CLASS_PROG, 3, class_code);
+	config_put(dev->write_mask, PCI_COMMAND, 2,
+		   PCI_COMMAND_IO_MEM_MASTER | PCI_COMMAND_INTX_DISABLE);
+}
+
+void pci_device_set_bar64(struct pci_device *dev, unsigned int bar, uint64_t size,
+			  uint64_t address)
+{
+	unsigned int offset = PCI_BAR0 + 4 * bar;
+	uint64_t mask = ~(size - 1);
+
+	config_put(dev->config, offset, 4, (uint32_t)address | PCI_BAR_MEM_64);
+	config_put(dev->config, offset + 4, 4, (uint32_t)(address >> 32));
+	config_put(dev->write_mask, offset, 4, (uint32_t)mask & ~0xfu);
+	config_put(dev->write_mask, offset + 4, 4, (uint32_t)(mask >> 32));
+}
+
+uint64_t pci_device_bar64(const struct pci_device *dev, unsigned int bar)
+{
+	uint64_t lo = 0, hi = 0;
+
+	memcpy(&lo, dev->config + PCI_BAR0 + 4 * bar, 4);
+	memcpy(&hi, dev->config + PCI_BAR0 + 4 * bar + 4, 4);
+	return (lo & ~0xfull) | hi << 32;
+}
+
+void pci_host_bridge_init(struct pci_device *dev)
+{
+	/* Intel 440FX's identity: every guest kernel knows it needs no driver. */
+	pci_device_init(dev, 0x8086, 0x1237, HOST_BRIDGE_CLASS, 2);
+}
+
+static uint32_t pci_device_read(const struct pci_device *dev, unsigned int offset,
+				unsigned int size)
+{
+	uint32_t v = 0;
+
+	for (unsigned int i = 0; i < size; i++)
+		v |= (uint32_t)dev->config[offset + i] << (8 * i);
+	return v;
+}
+
+static void pci_device_write(struct pci_device *dev, unsigned int offset,
+			     unsigned int size, uint32_t value)
+{
+	for (unsigned int i = 0; i < size; i++) {
+		uint8_t mask = dev->write_mask[offset + i];
+		uint8_t byte = (uint8_t)(value >> (8 * i));
+
+		dev->config[offset + i] = (dev->config[offset + i] & ~mask) | (byte & mask);
+	}
+	if (dev->written)
+		dev->written(dev, offset, size);
+}
+
+/* Accesses must be naturally aligned and inside the 256-byte header space. */
+static struct pci_device *pci_lookup(struct pci_bus *bus, unsigned int busno,
+				     unsigned int slot, unsigned int function,
+				     unsigned int offset, unsigned int size)
+{
+	if (busno || function || slot >= PCI_SLOTS || offset + size > PCI_CONFIG_SIZE ||
+	    (size != 1 && size != 2 && size != 4) || offset % size)
+		return NULL;
+	return bus->slot[slot];
+}
+
+static uint32_t pci_all_ones(unsigned int size)
+{
+	return size == 4 ? 0xffffffffu : (1u << (8 * size)) - 1;
+}
+
+static struct pci_device *pci_cf8_target(struct pci_bus *bus, uint16_t port,
+					 unsigned int size, unsigned int *offset)
+{
+	uint32_t a = bus->config_address;
+
+	if (!(a & CF8_ENABLE))
+		return NULL;
+	*offset = (a & 0xfc) + (port - PCI_CONFIG_DATA_PORT);
+	return pci_lookup(bus, (a >> 16) & 0xff, (a >> 11) & 0x1f, (a >> 8) & 7,
+			  *offset, size);
+}
+
+uint32_t pci_io_read(struct pci_bus *bus, uint16_t port, unsigned int size)
+{
+	struct pci_device *dev;
+	unsigned int offset;
+
+	if (port == PCI_CONFIG_ADDRESS_PORT && size == 4)
+		return bus->config_address;
+	if (port < PCI_CONFIG_DATA_PORT || port + size > PCI_CONFIG_DATA_PORT + 4)
+		return pci_all_ones(size);
+	dev = pci_cf8_target(bus, port, size, &offset);
+	return dev ? pci_device_read(dev, offset, size) : pci_all_ones(size);
+}
+
+void pci_io_write(struct pci_bus *bus, uint16_t port, unsigned int size, uint32_t value)
+{
+	struct pci_device *dev;
+	unsigned int offset;
+
+	if (port == PCI_CONFIG_ADDRESS_PORT && size == 4) {
+		bus->config_address = value & 0x80fffffc;
+		return;
+	}
+	if (port < PCI_CONFIG_DATA_PORT || port + size > PCI_CONFIG_DATA_PORT + 4)
+		return;
+	dev = pci_cf8_target(bus, port, size, &offset);
+	if (dev)
+		pci_device_write(dev, offset, size, value);
+}
+
+/* ECAM: bus << 20 | device << 15 | function << 12 | register (PCIe 3.0 §7.2.2). */
+static struct pci_device *pci_ecam_target(struct pci_bus *bus, uint64_t offset,
+					  unsigned int size)
+{
+	return pci_lookup(bus, (unsigned int)(offset >> 20), (offset >> 15) & 0x1f,
+			  (offset >> 12) & 7, offset & 0xfff, size);
+}
+
+uint32_t pci_ecam_read(struct pci_bus *bus, uint64_t offset, unsigned int size)
+{
+	struct pci_device *dev = pci_ecam_target(bus, offset, size);
+
+	if (!dev)
+		return (offset & 0xfff) < PCI_CONFIG_SIZE || !bus->slot[(offset >> 15) & 0x1f] ?
+		       pci_all_ones(size) : 0;
+	return pci_device_read(dev, offset & 0xfff, size);
+}
+
+void pci_ecam_write(struct pci_bus *bus, uint64_t offset, unsigned int size, uint32_t value)
+{
+	struct pci_device *dev = pci_ecam_target(bus, offset, size);
+
+	if (dev)
+		pci_device_write(dev, offset & 0xfff, size, value);
+}

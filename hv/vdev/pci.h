@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pci.h - a guest's PCI bus 0: configuration space through the CF8/CFC
+ * ports and through ECAM, for the host bridge and the emulated devices.
+ */
+#ifndef SIDECORE_VDEV_PCI_H
+#define SIDECORE_VDEV_PCI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define PCI_SLOTS		32
+#define PCI_CONFIG_SIZE		256
+#define PCI_CONFIG_ADDRESS_PORT	0xcf8
+#define PCI_CONFIG_DATA_PORT	0xcfc
+
+#define PCI_VENDOR_ID		0x00
+#define PCI_DEVICE_ID		0x02
+#define PCI_COMMAND		0x04
+#define PCI_STATUS		0x06
+#define PCI_REVISION		0x08
+#define PCI_CLASS_PROG		0x09
+#define PCI_HEADER_TYPE		0x0e
+#define PCI_BAR0		0x10
+#define PCI_SUBSYSTEM_VENDOR_ID	0x2c
+#define PCI_SUBSYSTEM_ID	0x2e
+#define PCI_CAPABILITY_LIST	0x34
+#define PCI_STATUS_CAP_LIST	0x10
+
+struct pci_device;
+
+/* Called after the guest wrote config space (e.g. to move a BAR). */
+typedef void (*pci_config_written_fn)(struct pci_device *dev, unsigned int offset,
+				      unsigned int size);
+
+struct pci_device {
+	uint8_t config[PCI_CONFIG_SIZE];
+	uint8_t write_mask[PCI_CONFIG_SIZE];	/* bits the guest may change */
+	pci_config_written_fn written;
+	void *ctx;
+};
+
+struct pci_bus {
+	struct pci_device *slot[PCI_SLOTS];
+	uint32_t config_address;	/* last value written to CF8 */
+};
+
+void pci_bus_init(struct pci_bus *bus);
+bool pci_bus_add(struct pci_bus *bus, unsigned int slot, struct pci_device *dev);
+
+/* Accesses through CF8-CFF; size is 1, 2 or 4. Unclaimed reads are all ones. */
+uint32_t pci_io_read(struct pci_bus *bus, uint16_t port, unsigned int size);
+void pci_io_write(struct pci_bus *bus, uint16_t port, unsigned int size, uint32_t value);
+/* Accesses at offset into the ECAM window (bus 0 only). */
+uint32_t pci_ecam_read(struct pci_bus *bus, uint64_t offset, unsigned int size);
+void pci_ecam_write(struct pci_bus *bus, uint64_t offset, unsigned int size, uint32_t value);
+
+/* Fills in a device's identity; BARs are added with pci_device_set_bar(). */
+void pci_device_init(struct pci_device *dev, uint16_t vendor, uint16_t device,
+		     uint32_t class_code, uint8_t revision);
+/* A 64-bit memory BAR of size bytes (a power of two >= 16) at bar and bar+1. */
+void pci_device_set_bar64(struct pci_device *dev, unsigned int bar, uint64_t size,
+			  uint64_t address);
+uint64_t pci_device_bar64(const struct pci_device *dev, unsigned int bar);
+void pci_host_bridge_init(struct pci_device *dev);
+
+#endif

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * uart.c - 8250/16550 register file (PC16550D datasheet §8). The
+ * transmitter is always empty, so the guest never waits; received data is
+ * never ready. With no interrupt line, Linux's 8250 driver polls IIR and
+ * sends the next character when it reports THR empty.
+ */
+#include <string.h>
+
+#include "vdev/uart.h"
+
+#define REG_DATA	0	/* THR/RBR, or DLL with DLAB */
+#define REG_IER		1	/* or DLM with DLAB */
+#define REG_IIR		2
+#define REG_LCR		3
+#define REG_MCR		4
+#define REG_LSR		5
+#define REG_MSR		6
+#define REG_SCR		7
+
+#define LCR_DLAB	0x80
+#define IIR_NO_INTERRUPT 0x01
+#define IIR_THR_EMPTY	0x02
+#define IER_THR_EMPTY	0x02
+#define LSR_THR_EMPTY	0x20
+#define LSR_TX_EMPTY	0x40
+#define MCR_LOOP	0x10
+#define MSR_DCD_DSR_CTS	0xb0
+
+void uart_init(struct uart *u, uart_line_fn sink, void *ctx)
+{
+	memset(u, 0, sizeof(*u));
+	u->sink = sink;
+	u->ctx = ctx;
+}
+
+void uart_flush(struct uart *u)
+{
+	if (!u->len)
+		return;
+	u->line[u->len] = '\0';
+	u->sink(u->ctx, u->line);
+	u->len = 0;
+}
+
+static void uart_transmit(struct uart *u, uint8_t c)
+{
+	if (c == '\n') {
+		u->line[u->len] = '\0';
+		u->sink(u->ctx, u->line);
+		u->len = 0;
+		return;
+	}
+	if (c == '\r')
+		return;
+	if (c < 0x20 && c != '\t')
+		c = '.';	/* keep the host console's lines intact */
+	u->line[u->len++] = (char)c;
+	if (u->len == UART_LINE_MAX - 1)
+		uart_flush(u);
+}
+
+uint8_t uart_read(struct uart *u, unsigned int offset)
+{
+	bool dlab = u->lcr & LCR_DLAB;
+
+	switch (offset) {
+	case REG_DATA:	return dlab ? u->dll : 0;
+	case REG_IER:	return dlab ? u->dlm : u->ier;
+	case REG_IIR:
+		/* Reading IIR clears a THRE interrupt it reports (PC16550D §8.6). */
+		if (u->thr_empty_pending) {
+			u->thr_empty_pending = false;
+			return IIR_THR_EMPTY;
+		}
+		return IIR_NO_INTERRUPT;
+	case REG_LCR:	return u->lcr;
+	case REG_MCR:	return u->mcr;
+	case REG_LSR:	return LSR_THR_EMPTY | LSR_TX_EMPTY;
+	/* In loopback the modem inputs mirror MCR: the 8250 probe checks it. */
+	case REG_MSR:	return u->mcr & MCR_LOOP ? (uint8_t)((u->mcr & 0x0f) << 4) :
+						   MSR_DCD_DSR_CTS;
+	case REG_SCR:	return u->scr;
+	default:	return 0xff;
+	}
+}
+
+void uart_write(struct uart *u, unsigned int offset, uint8_t value)
+{
+	bool dlab = u->lcr & LCR_DLAB;
+
+	switch (offset) {
+	case REG_DATA:
+		if (dlab)
+			u->dll = value;
+		else if (!(u->mcr & MCR_LOOP))
+			uart_transmit(u, value);
+		/* The character leaves at once: THR is empty again. */
+		u->thr_empty_pending = !dlab && (u->ier & IER_THR_EMPTY);
+		break;
+	case REG_IER:
+		if (dlab) {
+			u->dlm = value;
+			break;
+		}
+		/* Enabling THRE while THR is empty raises it straight away. */
+		if ((value & IER_THR_EMPTY) && !(u->ier & IER_THR_EMPTY))
+			u->thr_empty_pending = true;
+		if (!(value & IER_THR_EMPTY))
+			u->thr_empty_pending = false;
+		u->ier = value & 0x0f;
+		break;
+	case REG_LCR:	u->lcr = value; break;
+	case REG_MCR:	u->mcr = value & 0x1f; break;
+	case REG_SCR:	u->scr = value; break;
+	default:	break;
+	}
+}

@@ -1,0 +1,257 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * vlapic.c - xAPIC register semantics (SDM Vol. 3A chapter 11) for one vCPU:
+ * IRR/ISR bookkeeping with priority (§11.8.3.1), EOI, self-IPIs, and the
+ * timer in one-shot, periodic and TSC-deadline modes (§11.5.4).
+ */
+#include <string.h>
+
+#include "lib/log.h"
+#include "vdev/vlapic.h"
+
+#define APIC_VERSION_VALUE	0x00050014	/* 6 LVT entries - 1, version 0x14 */
+#define ICR_DELIVERY_MASK	(7u << 8)
+#define ICR_DELIVERY_FIXED	(0u << 8)
+#define ICR_SHORTHAND_MASK	(3u << 18)
+#define ICR_SHORTHAND_SELF	(1u << 18)
+#define ICR_SHORTHAND_NONE	(0u << 18)
+#define LVT_VECTOR_MASK		0xffu
+
+static void vec_set(uint32_t *bits, uint8_t v)
+{
+	bits[v / 32] |= 1u << (v % 32);
+}
+
+static void vec_clear(uint32_t *bits, uint8_t v)
+{
+	bits[v / 32] &= ~(1u << (v % 32));
+}
+
+static int vec_highest(const uint32_t *bits)
+{
+	for (int i = 7; i >= 0; i--)
+		if (bits[i])
+			return i * 32 + 31 - __builtin_clz(bits[i]);
+	return -1;
+}
+
+static uint32_t vlapic_ppr(const struct vlapic *l)
+{
+	int isr = vec_highest(l->isr);
+	uint32_t isr_class = isr < 0 ? 0 : (uint32_t)isr & 0xf0;
+	uint32_t tpr = *l->tpr & 0xff;
+
+	return (tpr & 0xf0) >= isr_class ? tpr : isr_class;
+}
+
+void vlapic_init(struct vlapic *l, uint32_t apic_id, uint32_t *tpr,
+		 uint64_t tsc_hz, uint64_t timer_hz)
+{
+	memset(l, 0, sizeof(*l));
+	l->apic_id = apic_id;
+	l->tpr = tpr;
+	*tpr = 0;
+	l->dfr = 0xffffffff;
+	l->svr = 0xff;
+	l->lvt_timer = l->lvt_thermal = l->lvt_perf = LVT_MASKED;
+	l->lvt_lint0 = l->lvt_lint1 = l->lvt_error = l->lvt_cmci = LVT_MASKED;
+	l->tsc_per_timer_tick_num = tsc_hz;
+	l->tsc_per_timer_tick_den = timer_hz ? timer_hz : tsc_hz;
+}
+
+static uint64_t vlapic_timer_divisor(const struct vlapic *l)
+{
+	/* DCR bits 0,1,3 encode 2^(n+1), with 111b meaning 1 (§11.5.4). */
+	uint32_t code = (l->timer_divide & 3) | ((l->timer_divide >> 1) & 4);
+
+	return code == 7 ? 1 : 2ull << code;
+}
+
+static uint64_t vlapic_ticks_to_tsc(const struct vlapic *l, uint64_t ticks)
+{
+	return ticks * vlapic_timer_divisor(l) * l->tsc_per_timer_tick_num /
+	       l->tsc_per_timer_tick_den;
+}
+
+static uint32_t vlapic_current_count(const struct vlapic *l, uint64_t now)
+{
+	uint64_t left, per_tick;
+
+	if ((l->lvt_timer & LVT_TIMER_MODE_MASK) == LVT_TIMER_TSC_DEADLINE ||
+	    !l->timer_deadline || now >= l->timer_deadline)
+		return 0;
+	left = l->timer_deadline - now;
+	per_tick = vlapic_ticks_to_tsc(l, 1);
+	return per_tick ? (uint32_t)(left / per_tick) : 0;
+}
+
+static void vlapic_start_counter(struct vlapic *l, uint64_t now)
+{
+	uint64_t span = vlapic_ticks_to_tsc(l, l->timer_initial);
+
+	l->timer_deadline = l->timer_initial ? now + (span ? span : 1) : 0;
+	l->timer_period = (l->lvt_timer & LVT_TIMER_MODE_MASK) == LVT_TIMER_PERIODIC ?
+			  span : 0;
+}
+
+uint32_t vlapic_read(struct vlapic *l, uint32_t offset, uint64_t now)
+{
+	if (offset >= APIC_ISR && offset < APIC_ISR + 0x80)
+		return l->isr[(offset - APIC_ISR) / 16];
+	if (offset >= APIC_TMR && offset < APIC_TMR + 0x80)
+		return l->tmr[(offset - APIC_TMR) / 16];
+	if (offset >= APIC_IRR && offset < APIC_IRR + 0x80)
+		return l->irr[(offset - APIC_IRR) / 16];
+
+	switch (offset) {
+	case APIC_ID:		return l->apic_id << 24;
+	case APIC_VERSION:	return APIC_VERSION_VALUE;
+	case APIC_TPR:		return *l->tpr;
+	case APIC_PPR:		return vlapic_ppr(l);
+	case APIC_LDR:		return l->ldr;
+	case APIC_DFR:		return l->dfr;
+	case APIC_SVR:		return l->svr;
+	case APIC_ESR:		return l->esr;
+	case APIC_ICR_LOW:	return l->icr_low;
+	case APIC_ICR_HIGH:	return l->icr_high;
+	case APIC_LVT_TIMER:	return l->lvt_timer;
+	case APIC_LVT_THERMAL:	return l->lvt_thermal;
+	case APIC_LVT_PERF:	return l->lvt_perf;
+	case APIC_LVT_LINT0:	return l->lvt_lint0;
+	case APIC_LVT_LINT1:	return l->lvt_lint1;
+	case APIC_LVT_ERROR:	return l->lvt_error;
+	case APIC_LVT_CMCI:	return l->lvt_cmci;
+	case APIC_TIMER_ICR:	return l->timer_initial;
+	case APIC_TIMER_CCR:	return vlapic_current_count(l, now);
+	case APIC_TIMER_DCR:	return l->timer_divide;
+	default:		return 0;
+	}
+}
+
+static void vlapic_eoi(struct vlapic *l)
+{
+	int v = vec_highest(l->isr);
+
+	if (v >= 0)
+		vec_clear(l->isr, (uint8_t)v);
+}
+
+static struct vlapic_ipi vlapic_send(struct vlapic *l, uint32_t icr_low)
+{
+	struct vlapic_ipi ipi = { 0 };
+	uint32_t shorthand = icr_low & ICR_SHORTHAND_MASK;
+	uint32_t destination = l->icr_high >> 24;
+
+	l->icr_low = icr_low & ~(1u << 12);	/* delivery status: idle at once */
+	if ((icr_low & ICR_DELIVERY_MASK) == ICR_DELIVERY_FIXED &&
+	    (shorthand == ICR_SHORTHAND_SELF ||
+	     (shorthand == ICR_SHORTHAND_NONE && destination == l->apic_id))) {
+		vlapic_set_irq(l, icr_low & LVT_VECTOR_MASK);
+		return ipi;
+	}
+	ipi.valid = true;
+	ipi.icr_low = icr_low;
+	ipi.destination = destination;
+	return ipi;
+}
+
+struct vlapic_ipi vlapic_write(struct vlapic *l, uint32_t offset, uint32_t value,
+			       uint64_t now)
+{
+	struct vlapic_ipi none = { 0 };
+
+	switch (offset) {
+	case APIC_TPR:		*l->tpr = value & 0xff; break;
+	case APIC_EOI:		vlapic_eoi(l); break;
+	case APIC_LDR:		l->ldr = value & 0xff000000; break;
+	case APIC_DFR:		l->dfr = value | 0x0fffffff; break;
+	case APIC_SVR:		l->svr = value & 0x1ff; break;
+	case APIC_ESR:		l->esr = 0; break;
+	case APIC_ICR_HIGH:	l->icr_high = value & 0xff000000; break;
+	case APIC_ICR_LOW:	return vlapic_send(l, value);
+	case APIC_LVT_TIMER: {
+		uint32_t old_mode = l->lvt_timer & LVT_TIMER_MODE_MASK;
+
+		l->lvt_timer = value & (LVT_TIMER_MODE_MASK | LVT_MASKED | LVT_VECTOR_MASK);
+		/* A mode change disarms the timer (§11.5.4.1). */
+		if ((l->lvt_timer & LVT_TIMER_MODE_MASK) != old_mode) {
+			l->timer_deadline = 0;
+			l->timer_initial = 0;
+		}
+		break;
+	}
+	case APIC_LVT_THERMAL:	l->lvt_thermal = value; break;
+	case APIC_LVT_PERF:	l->lvt_perf = value; break;
+	case APIC_LVT_LINT0:	l->lvt_lint0 = value; break;
+	case APIC_LVT_LINT1:	l->lvt_lint1 = value; break;
+	case APIC_LVT_ERROR:	l->lvt_error = value; break;
+	case APIC_LVT_CMCI:	l->lvt_cmci = value; break;
+	case APIC_TIMER_ICR:
+		if ((l->lvt_timer & LVT_TIMER_MODE_MASK) == LVT_TIMER_TSC_DEADLINE)
+			break;	/* ignored in TSC-deadline mode */
+		l->timer_initial = value;
+		vlapic_start_counter(l, now);
+		break;
+	case APIC_TIMER_DCR:	l->timer_divide = value & 0xb; break;
+	default:		break;	/* read-only or reserved: writes are ignored */
+	}
+	return none;
+}
+
+void vlapic_set_irq(struct vlapic *l, uint8_t vector)
+{
+	if (vector < 16) {
+		l->esr |= 1u << 6;	/* received illegal vector */
+		return;
+	}
+	vec_set(l->irr, vector);
+}
+
+int vlapic_highest_irr(const struct vlapic *l)
+{
+	return vec_highest(l->irr);
+}
+
+int vlapic_pending(const struct vlapic *l)
+{
+	int v = vec_highest(l->irr);
+
+	if (v < 0 || !(l->svr & SVR_APIC_ENABLED))
+		return -1;
+	return ((uint32_t)v & 0xf0) > (vlapic_ppr(l) & 0xf0) ? v : -1;
+}
+
+void vlapic_accept(struct vlapic *l, uint8_t vector)
+{
+	vec_clear(l->irr, vector);
+	vec_set(l->isr, vector);
+	l->injected++;
+}
+
+void vlapic_timer_poll(struct vlapic *l, uint64_t now)
+{
+	if (!l->timer_deadline || now < l->timer_deadline)
+		return;
+	if (!(l->lvt_timer & LVT_MASKED))
+		vlapic_set_irq(l, l->lvt_timer & LVT_VECTOR_MASK);
+	if (l->timer_period)
+		l->timer_deadline += l->timer_period *
+			((now - l->timer_deadline) / l->timer_period + 1);
+	else
+		l->timer_deadline = 0;
+}
+
+void vlapic_write_tsc_deadline(struct vlapic *l, uint64_t deadline)
+{
+	if ((l->lvt_timer & LVT_TIMER_MODE_MASK) != LVT_TIMER_TSC_DEADLINE)
+		return;	/* §11.5.4.1: ignored outside TSC-deadline mode */
+	l->timer_deadline = deadline;
+	l->timer_period = 0;
+}
+
+uint64_t vlapic_read_tsc_deadline(const struct vlapic *l)
+{
+	if ((l->lvt_timer & LVT_TIMER_MODE_MASK) != LVT_TIMER_TSC_DEADLINE)
+		return 0;
+	return l->timer_deadline;
+}

@@ -1,0 +1,37 @@
+# SPDX-License-Identifier: MIT
+#
+# hv/vm: the Linux loader and the guest ACPI tables are pure logic, built
+# into the hypervisor, the host tool, the unit tests and the fuzzers. The
+# guest DSDT is ASL compiled by iasl (acpica-tools) and assembled in with
+# .incbin from $(B)/gen.
+
+PURE_SRCS += hv/vm/linux_loader.c hv/vm/guest_acpi.c hv/vm/dsdt_aml.S
+
+IASL   ?= iasl
+VM_GEN := $(B)/gen
+VM_AML := $(VM_GEN)/dsdt.aml
+
+# iasl's preprocessor reads C #defines but not C integer suffixes (0x1000ull),
+# so dsdt.asl includes a copy of guest_layout.h without them.
+$(VM_GEN)/guest_layout_asl.h: hv/vm/guest_layout.h
+	@mkdir -p $(dir $@)
+	$(Q)sed -E 's/\b(0x[0-9a-fA-F]+|[0-9]+)([uU][lL]{0,2}|[lL]{1,2}[uU]?)\b/\1/g' $< >$@
+
+# Warnings are errors; iasl's chatter is shown only when it fails.
+$(VM_AML): hv/vm/dsdt.asl $(VM_GEN)/guest_layout_asl.h
+	@mkdir -p $(dir $@)
+	@echo "  IASL    $<"
+	$(Q)$(IASL) -vs -we -I $(VM_GEN) -p $(VM_GEN)/dsdt $< >$(VM_GEN)/dsdt.log 2>&1 || \
+		{ cat $(VM_GEN)/dsdt.log; rm -f $@; exit 1; }
+
+# Compilers do not record .incbin files in their dependency output.
+VM_AML_OBJS := $(B)/hv/hv/vm/dsdt_aml.S.o $(B)/host/hv/vm/dsdt_aml.S.o
+$(VM_AML_OBJS): $(VM_AML)
+$(B)/hv/hv/vm/dsdt_aml.S.o: HV_CFLAGS += -I$(VM_GEN)
+$(B)/host/hv/vm/dsdt_aml.S.o: HOST_CFLAGS += -I$(VM_GEN)
+
+# Each fuzzer compiles every pure source, dsdt_aml.S included, in one clang
+# command: it needs the AML built and $(B)/gen on its include path too.
+VM_FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
+$(VM_FUZZ_BINS): $(VM_AML)
+$(VM_FUZZ_BINS): FUZZCC += -I$(VM_GEN)

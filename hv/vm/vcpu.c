@@ -1,0 +1,451 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * vcpu.c - one vCPU: its VMCS (controls derived from the capability MSRs,
+ * SDM Vol. 3D appendix A), the 64-bit Linux entry state, interrupt
+ * injection and the run loop.
+ */
+#include <string.h>
+
+#include "arch/gdt.h"
+#include "arch/lapic.h"
+#include "arch/tsc.h"
+#include "arch/x86.h"
+#include "boot/boot.h"
+#include "core/console.h"
+#include "core/percpu.h"
+#include "mm/page_alloc.h"
+#include "vm/guest_layout.h"
+#include "vm/vm.h"
+#include "vmx/cpuid_filter.h"
+#include "vmx/vmcs.h"
+
+#define PAT_DEFAULT	0x0007040600070406ull	/* power-on value, SDM Vol. 3A §13.12.4 */
+#define EFER_LME	(1ull << 8)
+#define EFER_LMA	(1ull << 10)
+#define CR0_ET		(1ull << 4)
+#define RFLAGS_RESERVED	(1ull << 1)
+#define MISC_PREEMPTION_RATE_MASK 0x1f
+
+/* Segment access rights (§25.4.1): type, S, DPL, P, L/DB, G, unusable. */
+#define AR_CODE64	0xa09b
+#define AR_DATA		0xc093
+#define AR_TSS_BUSY	0x008b
+#define AR_UNUSABLE	0x10000
+
+int vmx_enter(struct guest_regs *regs, int launched);
+extern const char vmx_exit[];
+
+static uint64_t apic_access_page;
+static struct spinlock apic_access_lock;
+
+uint64_t *vcpu_gpr(struct vcpu *v, unsigned int index)
+{
+	return &((uint64_t *)&v->regs)[index & 15];
+}
+
+/* allowed-0 bits (low word) must be 1; allowed-1 bits (high word) may be 1. */
+static bool vcpu_control(uint64_t cap, uint32_t want, uint32_t must, const char *what,
+			 uint32_t *out)
+{
+	uint32_t allowed0 = (uint32_t)cap, allowed1 = (uint32_t)(cap >> 32);
+
+	if (must & ~allowed1) {
+		printk("vmx: required %s controls %#x missing\n", what, must & ~allowed1);
+		return false;
+	}
+	*out = ((want | must) | allowed0) & allowed1;
+	return true;
+}
+
+static bool vcpu_alloc(struct vcpu *v, uint64_t *page, unsigned int pages)
+{
+	*page = page_alloc_node(v->guest->node, pages * PAGE_SIZE, PAGE_SIZE);
+	if (!*page)
+		return false;
+	memset((void *)(uintptr_t)*page, 0, pages * PAGE_SIZE);
+	return true;
+}
+
+/* Every MSR exits except those whose state VMX switches or the core owns alone. */
+static void vcpu_msr_passthrough(struct vcpu *v, uint32_t msr)
+{
+	uint8_t *bitmap = (uint8_t *)(uintptr_t)v->msr_bitmap;
+	unsigned int base = msr >= 0xc0000000 ? 1024 : 0;	/* §25.6.9 */
+	uint32_t index = msr & 0x1fff;
+
+	bitmap[base + index / 8] &= ~(1u << (index % 8));		/* reads */
+	bitmap[2048 + base + index / 8] &= ~(1u << (index % 8));	/* writes */
+}
+
+static void vcpu_setup_bitmaps(struct vcpu *v)
+{
+	/* Pass-through: the vCPU's core never runs host code that uses these. */
+	static const uint32_t passthrough[] = {
+		0xc0000080,	/* EFER: saved and loaded by VMX */
+		0xc0000081,	/* STAR */
+		0xc0000082,	/* LSTAR */
+		0xc0000083,	/* CSTAR */
+		0xc0000084,	/* FMASK */
+		0xc0000100,	/* FS base: in the VMCS */
+		0xc0000101,	/* GS base: in the VMCS */
+		0xc0000102,	/* kernel GS base */
+		0xc0000103,	/* TSC_AUX */
+		0x277,		/* PAT: saved and loaded by VMX */
+	};
+
+	memset((void *)(uintptr_t)v->msr_bitmap, 0xff, PAGE_SIZE);
+	for (unsigned int i = 0; i < sizeof(passthrough) / sizeof(passthrough[0]); i++)
+		vcpu_msr_passthrough(v, passthrough[i]);
+	memset((void *)(uintptr_t)v->io_bitmap, 0xff, 2 * PAGE_SIZE);
+}
+
+bool vcpu_create(struct vcpu *v)
+{
+	spin_lock(&apic_access_lock);
+	if (!apic_access_page) {
+		apic_access_page = page_alloc_node(0, PAGE_SIZE, PAGE_SIZE);
+		if (apic_access_page)
+			memset((void *)(uintptr_t)apic_access_page, 0, PAGE_SIZE);
+	}
+	spin_unlock(&apic_access_lock);
+	if (!apic_access_page || !vcpu_alloc(v, &v->vmcs, 1) ||
+	    !vcpu_alloc(v, &v->msr_bitmap, 1) || !vcpu_alloc(v, &v->io_bitmap, 2) ||
+	    !vcpu_alloc(v, &v->virtual_apic, 1))
+		return false;
+	vcpu_setup_bitmaps(v);
+	return ept_map_page(&v->guest->ept, GUEST_LAPIC_GPA, apic_access_page);
+}
+
+static bool vcpu_setup_controls(struct vcpu *v, const struct vmx_caps *caps)
+{
+	uint32_t pin, proc, proc2 = 0, exit, entry;
+	uint32_t want2 = PROC2_VIRTUALIZE_APIC_ACCESSES | PROC2_EPT | PROC2_VPID |
+			 PROC2_WBINVD_EXITING;
+
+	/* Instructions the guest can see in CPUID must not #UD under VMX. */
+	if (cpuid(0x80000001, 0).edx & (1u << 27))
+		want2 |= PROC2_RDTSCP;
+	if (cpuid(7, 0).ebx & (1u << 10))
+		want2 |= PROC2_INVPCID;
+	if (cpuid(0xd, 1).eax & (1u << 3))
+		want2 |= PROC2_XSAVES;
+
+	if (!vcpu_control(caps->pinbased, 0,
+			  PIN_EXTERNAL_INTERRUPT_EXITING | PIN_NMI_EXITING, "pin-based", &pin) ||
+	    !vcpu_control(caps->procbased, PROC_HLT_EXITING | PROC_MWAIT_EXITING |
+			  PROC_RDPMC_EXITING | PROC_MONITOR_EXITING,
+			  PROC_TPR_SHADOW | PROC_IO_BITMAPS | PROC_MSR_BITMAPS |
+			  PROC_USE_TSC_OFFSETTING | PROC_SECONDARY_CONTROLS,
+			  "processor-based", &proc) ||
+	    !vcpu_control(caps->procbased2, want2,
+			  PROC2_VIRTUALIZE_APIC_ACCESSES | PROC2_EPT | PROC2_VPID,
+			  "secondary", &proc2) ||
+	    !vcpu_control(caps->exit_ctls, 0, EXIT_HOST_ADDRESS_SPACE_SIZE | EXIT_ACK_INTERRUPT |
+			  EXIT_SAVE_PAT | EXIT_LOAD_PAT | EXIT_SAVE_EFER | EXIT_LOAD_EFER,
+			  "exit", &exit) ||
+	    !vcpu_control(caps->entry_ctls, 0, ENTRY_IA32E_MODE_GUEST | ENTRY_LOAD_PAT |
+			  ENTRY_LOAD_EFER, "entry", &entry))
+		return false;
+
+	v->pin_controls = pin;
+	v->proc_controls = proc;
+	vmcs_write(VMCS_PIN_CONTROLS, pin);
+	vmcs_write(VMCS_PROC_CONTROLS, proc);
+	vmcs_write(VMCS_PROC_CONTROLS2, proc2);
+	v->cpu_controls = (proc2 & PROC2_RDTSCP ? GUEST_CPU_RDTSCP : 0) |
+			  (proc2 & PROC2_INVPCID ? GUEST_CPU_INVPCID : 0) |
+			  (proc2 & PROC2_XSAVES ? GUEST_CPU_XSAVES : 0);
+	vmcs_write(VMCS_EXIT_CONTROLS, exit);
+	vmcs_write(VMCS_ENTRY_CONTROLS, entry);
+	vmcs_write(VMCS_EXCEPTION_BITMAP, 0);
+	vmcs_write(VMCS_CR3_TARGET_COUNT, 0);
+	vmcs_write(VMCS_EXIT_MSR_STORE_COUNT, 0);
+	vmcs_write(VMCS_EXIT_MSR_LOAD_COUNT, 0);
+	vmcs_write(VMCS_ENTRY_MSR_LOAD_COUNT, 0);
+	vmcs_write(VMCS_ENTRY_INTR_INFO, 0);
+	vmcs_write(VMCS_IO_BITMAP_A, v->io_bitmap);
+	vmcs_write(VMCS_IO_BITMAP_B, v->io_bitmap + PAGE_SIZE);
+	vmcs_write(VMCS_MSR_BITMAP, v->msr_bitmap);
+	vmcs_write(VMCS_VIRTUAL_APIC_ADDR, v->virtual_apic);
+	vmcs_write(VMCS_APIC_ACCESS_ADDR, apic_access_page);
+	vmcs_write(VMCS_TPR_THRESHOLD, 0);
+	vmcs_write(VMCS_TSC_OFFSET, v->tsc_offset);
+	vmcs_write(VMCS_EPT_POINTER, ept_pointer(&v->guest->ept));
+	vmcs_write(VMCS_VPID, v->vpid);
+	return true;
+}
+
+static void vcpu_setup_host_state(void)
+{
+	struct percpu *cpu = this_cpu();
+	struct {
+		uint16_t limit;
+		uint64_t base;
+	} __attribute__((packed)) idtr;
+
+	asm volatile("sidt %0" : "=m"(idtr));
+	vmcs_write(VMCS_HOST_CR0, read_cr0());
+	vmcs_write(VMCS_HOST_CR3, read_cr3());
+	vmcs_write(VMCS_HOST_CR4, read_cr4());
+	vmcs_write(VMCS_HOST_CS_SELECTOR, GDT_CODE64);
+	vmcs_write(VMCS_HOST_SS_SELECTOR, GDT_DATA);
+	vmcs_write(VMCS_HOST_DS_SELECTOR, GDT_DATA);
+	vmcs_write(VMCS_HOST_ES_SELECTOR, GDT_DATA);
+	vmcs_write(VMCS_HOST_FS_SELECTOR, 0);
+	vmcs_write(VMCS_HOST_GS_SELECTOR, 0);
+	vmcs_write(VMCS_HOST_TR_SELECTOR, GDT_TSS);
+	vmcs_write(VMCS_HOST_FS_BASE, 0);
+	vmcs_write(VMCS_HOST_GS_BASE, (uintptr_t)cpu);
+	vmcs_write(VMCS_HOST_TR_BASE, (uintptr_t)&cpu->tables.tss);
+	vmcs_write(VMCS_HOST_GDTR_BASE, (uintptr_t)cpu->tables.gdt);
+	vmcs_write(VMCS_HOST_IDTR_BASE, idtr.base);
+	vmcs_write(VMCS_HOST_SYSENTER_CS, 0);
+	vmcs_write(VMCS_HOST_SYSENTER_ESP, 0);
+	vmcs_write(VMCS_HOST_SYSENTER_EIP, 0);
+	vmcs_write(VMCS_HOST_IA32_EFER, rdmsr(MSR_EFER));
+	vmcs_write(VMCS_HOST_IA32_PAT, rdmsr(0x277));
+	vmcs_write(VMCS_HOST_RIP, (uintptr_t)vmx_exit);
+}
+
+static void vcpu_set_segment(uint32_t selector_field, uint16_t selector, uint32_t ar)
+{
+	/* Selector, base, limit and access rights fields keep the same order (B.1-B.4). */
+	unsigned int index = (selector_field - VMCS_GUEST_ES_SELECTOR) / 2;
+
+	vmcs_write(selector_field, selector);
+	vmcs_write(VMCS_GUEST_ES_BASE + 2 * index, 0);
+	vmcs_write(VMCS_GUEST_ES_LIMIT + 2 * index, ar == AR_TSS_BUSY ? 0xff : 0xffffffff);
+	vmcs_write(VMCS_GUEST_ES_AR + 2 * index, ar);
+}
+
+/* The 64-bit boot protocol's entry state (Documentation/arch/x86/boot.rst). */
+static void vcpu_setup_guest_state(struct vcpu *v)
+{
+	const struct guest *g = v->guest;
+	uint64_t cr0 = CR0_PE | CR0_ET | CR0_NE | CR0_PG;
+	uint64_t cr4 = CR4_PAE;
+
+	vmcs_write(VMCS_CR0_MASK, rdmsr(MSR_IA32_VMX_CR0_FIXED0) | CR0_NE);
+	vmcs_write(VMCS_CR0_READ_SHADOW, cr0);
+	vmcs_write(VMCS_GUEST_CR0, (cr0 | rdmsr(MSR_IA32_VMX_CR0_FIXED0)) &
+				   rdmsr(MSR_IA32_VMX_CR0_FIXED1));
+	vmcs_write(VMCS_CR4_MASK, rdmsr(MSR_IA32_VMX_CR4_FIXED0) | CR4_VMXE);
+	vmcs_write(VMCS_CR4_READ_SHADOW, cr4);
+	vmcs_write(VMCS_GUEST_CR4, (cr4 | rdmsr(MSR_IA32_VMX_CR4_FIXED0)) &
+				   rdmsr(MSR_IA32_VMX_CR4_FIXED1));
+	vmcs_write(VMCS_GUEST_CR3, g->boot.cr3);
+	vmcs_write(VMCS_GUEST_IA32_EFER, EFER_LME | EFER_LMA);
+	vmcs_write(VMCS_GUEST_IA32_PAT, PAT_DEFAULT);
+
+	vcpu_set_segment(VMCS_GUEST_CS_SELECTOR, g->boot.cs, AR_CODE64);
+	vcpu_set_segment(VMCS_GUEST_DS_SELECTOR, g->boot.ds, AR_DATA);
+	vcpu_set_segment(VMCS_GUEST_ES_SELECTOR, g->boot.ds, AR_DATA);
+	vcpu_set_segment(VMCS_GUEST_SS_SELECTOR, g->boot.ds, AR_DATA);
+	vcpu_set_segment(VMCS_GUEST_FS_SELECTOR, g->boot.ds, AR_DATA);
+	vcpu_set_segment(VMCS_GUEST_GS_SELECTOR, g->boot.ds, AR_DATA);
+	vcpu_set_segment(VMCS_GUEST_TR_SELECTOR, 0, AR_TSS_BUSY);
+	vcpu_set_segment(VMCS_GUEST_LDTR_SELECTOR, 0, AR_UNUSABLE);
+	vmcs_write(VMCS_GUEST_GDTR_BASE, g->boot.gdt_base);
+	vmcs_write(VMCS_GUEST_GDTR_LIMIT, g->boot.gdt_limit);
+	vmcs_write(VMCS_GUEST_IDTR_BASE, 0);
+	vmcs_write(VMCS_GUEST_IDTR_LIMIT, 0);
+
+	vmcs_write(VMCS_GUEST_DR7, 0x400);
+	vmcs_write(VMCS_GUEST_RSP, 0);
+	vmcs_write(VMCS_GUEST_RIP, g->boot.rip);
+	vmcs_write(VMCS_GUEST_RFLAGS, RFLAGS_RESERVED);
+	vmcs_write(VMCS_GUEST_SYSENTER_CS, 0);
+	vmcs_write(VMCS_GUEST_SYSENTER_ESP, 0);
+	vmcs_write(VMCS_GUEST_SYSENTER_EIP, 0);
+	vmcs_write(VMCS_GUEST_ACTIVITY_STATE, 0);
+	vmcs_write(VMCS_GUEST_INTERRUPTIBILITY, 0);
+	vmcs_write(VMCS_GUEST_PENDING_DBG, 0);
+	vmcs_write(VMCS_LINK_POINTER, ~0ull);
+
+	memset(&v->regs, 0, sizeof(v->regs));
+	v->regs.rsi = g->boot.rsi;
+}
+
+bool vcpu_reset(struct vcpu *v)
+{
+	const struct vmx_caps *caps = &this_cpu()->vmx;
+	uint32_t *vapic = (uint32_t *)(uintptr_t)v->virtual_apic;
+
+	*(uint32_t *)(uintptr_t)v->vmcs = caps->revision;
+	if (!vmcs_clear(v->vmcs) || !vmcs_load(v->vmcs)) {
+		printk("vmx: cannot load the VMCS of %s.%u\n", v->guest->name, v->index);
+		return false;
+	}
+	v->launched = false;
+	v->tsc_offset = 0;
+	v->stop = VCPU_STOP_NONE;
+	v->stop_reason[0] = '\0';
+	memset(vapic, 0, PAGE_SIZE);
+	vlapic_init(&v->lapic, v->apic_id, &vapic[APIC_TPR / 4], tsc_hz(),
+		    cpuid_filter_crystal_hz(tsc_hz()));
+	if (!vcpu_setup_controls(v, caps))
+		return false;
+	vcpu_setup_host_state();
+	vcpu_setup_guest_state(v);
+	return true;
+}
+
+uint64_t vcpu_guest_tsc(const struct vcpu *v)
+{
+	return rdtsc() + v->tsc_offset;
+}
+
+void vcpu_set_tsc_offset(struct vcpu *v, uint64_t offset)
+{
+	v->tsc_offset = offset;
+	vmcs_write(VMCS_TSC_OFFSET, offset);
+}
+
+void vcpu_stop(struct vcpu *v, enum vcpu_stop why, const char *reason)
+{
+	unsigned int i = 0;
+
+	v->stop = why;
+	while (reason[i] && i < sizeof(v->stop_reason) - 1) {
+		v->stop_reason[i] = reason[i];
+		i++;
+	}
+	v->stop_reason[i] = '\0';
+}
+
+void vmx_skip_instruction(void)
+{
+	uint64_t interruptibility = vmcs_read(VMCS_GUEST_INTERRUPTIBILITY);
+
+	vmcs_write(VMCS_GUEST_RIP, vmcs_read(VMCS_GUEST_RIP) +
+		   vmcs_read(VMCS_EXIT_INSTRUCTION_LEN));
+	/* Emulating the instruction ends an STI or MOV SS shadow (§26.7.1.2). */
+	if (interruptibility & (INTERRUPTIBILITY_STI | INTERRUPTIBILITY_MOV_SS))
+		vmcs_write(VMCS_GUEST_INTERRUPTIBILITY, interruptibility &
+			   ~(uint64_t)(INTERRUPTIBILITY_STI | INTERRUPTIBILITY_MOV_SS));
+}
+
+void vcpu_inject_exception(struct vcpu *v, uint8_t vector, bool has_error, uint32_t error)
+{
+	v->exceptions_injected++;
+	vmcs_write(VMCS_ENTRY_INTR_INFO, INTR_INFO_VALID | INTR_TYPE_HARD_EXCEPTION |
+		   (has_error ? INTR_INFO_ERROR_CODE : 0) | vector);
+	if (has_error)
+		vmcs_write(VMCS_ENTRY_EXCEPTION_ERROR, error);
+}
+
+static void vcpu_set_interrupt_window(struct vcpu *v, bool on)
+{
+	uint32_t proc = on ? v->proc_controls | PROC_INTERRUPT_WINDOW_EXITING :
+			     v->proc_controls & ~PROC_INTERRUPT_WINDOW_EXITING;
+
+	if (proc != v->proc_controls) {
+		v->proc_controls = proc;
+		vmcs_write(VMCS_PROC_CONTROLS, proc);
+	}
+}
+
+/*
+ * An event that was being delivered when the exit happened must be
+ * delivered again (§28.2.4); otherwise inject the APIC's best vector when
+ * the guest can take it, or ask for an exit when it can.
+ */
+static void vcpu_deliver_interrupts(struct vcpu *v)
+{
+	uint32_t idt_info = vmcs_read(VMCS_IDT_VECTORING_INFO);
+	int vector;
+
+	if (vmcs_read(VMCS_ENTRY_INTR_INFO) & INTR_INFO_VALID)
+		return;	/* an exception is already queued */
+	if (v->launched && (idt_info & INTR_INFO_VALID)) {
+		vmcs_write(VMCS_ENTRY_INTR_INFO, idt_info & ~(1u << 12));
+		if (idt_info & INTR_INFO_ERROR_CODE)
+			vmcs_write(VMCS_ENTRY_EXCEPTION_ERROR, vmcs_read(VMCS_IDT_VECTORING_ERROR));
+		vmcs_write(VMCS_ENTRY_INSTRUCTION_LEN, vmcs_read(VMCS_EXIT_INSTRUCTION_LEN));
+		return;
+	}
+
+	vlapic_timer_poll(&v->lapic, vcpu_guest_tsc(v));
+	vector = vlapic_pending(&v->lapic);
+	if (vector < 0) {
+		vcpu_set_interrupt_window(v, false);
+		return;
+	}
+	if ((vmcs_read(VMCS_GUEST_RFLAGS) & RFLAGS_IF) &&
+	    !(vmcs_read(VMCS_GUEST_INTERRUPTIBILITY) &
+	      (INTERRUPTIBILITY_STI | INTERRUPTIBILITY_MOV_SS))) {
+		vlapic_accept(&v->lapic, (uint8_t)vector);
+		vmcs_write(VMCS_ENTRY_INTR_INFO, INTR_INFO_VALID | INTR_TYPE_EXTERNAL | vector);
+		vcpu_set_interrupt_window(v, false);
+	} else {
+		vcpu_set_interrupt_window(v, true);
+	}
+}
+
+/* The preemption timer ends guest execution at the guest's timer deadline. */
+static void vcpu_arm_preemption_timer(struct vcpu *v)
+{
+	const struct vmx_caps *caps = &this_cpu()->vmx;
+	uint64_t deadline = v->lapic.timer_deadline, now, ticks;
+	uint32_t pin = v->pin_controls & ~PIN_PREEMPTION_TIMER;
+
+	if (deadline && caps->preemption_timer) {
+		now = vcpu_guest_tsc(v);
+		ticks = deadline > now ? (deadline - now) >>
+			(caps->misc & MISC_PREEMPTION_RATE_MASK) : 0;
+		vmcs_write(VMCS_PREEMPTION_TIMER, ticks > 0xffffffffull ? 0xffffffffull : ticks);
+		pin |= PIN_PREEMPTION_TIMER;
+	}
+	if (pin != v->pin_controls) {
+		v->pin_controls = pin;
+		vmcs_write(VMCS_PIN_CONTROLS, pin);
+	}
+}
+
+enum vcpu_stop vcpu_run(struct vcpu *v)
+{
+	uint32_t reason;
+
+	while (v->stop == VCPU_STOP_NONE) {
+		vcpu_deliver_interrupts(v);
+		vcpu_arm_preemption_timer(v);
+		if (vmx_enter(&v->regs, v->launched)) {
+			printk("[%s] vm entry failed: instruction error %lu\n", v->guest->name,
+			       vmcs_read(VMCS_INSTRUCTION_ERROR));
+			vcpu_dump(v);
+			vcpu_stop(v, VCPU_STOP_CRASH, "vm entry failed");
+			break;
+		}
+		v->launched = true;
+		reason = (uint32_t)vmcs_read(VMCS_EXIT_REASON);
+		v->exits_total++;
+		v->exits[(reason & 0xffff) < EXIT_REASON_COUNT ? reason & 0xffff : 0]++;
+		if (reason & EXIT_REASON_ENTRY_FAILED) {
+			printk("[%s] vm entry failed: exit reason %u (%s), qualification %#lx\n",
+			       v->guest->name, reason & 0xffff,
+			       vmcs_exit_reason_name(reason & 0xffff),
+			       vmcs_read(VMCS_EXIT_QUALIFICATION));
+			vcpu_dump(v);
+			vcpu_stop(v, VCPU_STOP_CRASH, "vm entry failed");
+			break;
+		}
+		vcpu_handle_exit(v, reason & 0xffff);
+	}
+	return v->stop;
+}
+
+void vcpu_dump(struct vcpu *v)
+{
+	const struct guest_regs *r = &v->regs;
+
+	printk("[%s] vcpu %u: rip %#lx rsp %#lx rflags %#lx cr0 %#lx cr3 %#lx cr4 %#lx\n",
+	       v->guest->name, v->index, vmcs_read(VMCS_GUEST_RIP), vmcs_read(VMCS_GUEST_RSP),
+	       vmcs_read(VMCS_GUEST_RFLAGS), vmcs_read(VMCS_CR0_READ_SHADOW),
+	       vmcs_read(VMCS_GUEST_CR3), vmcs_read(VMCS_CR4_READ_SHADOW));
+	printk("[%s] vcpu %u: rax %#lx rbx %#lx rcx %#lx rdx %#lx rsi %#lx rdi %#lx\n",
+	       v->guest->name, v->index, r->rax, r->rbx, r->rcx, r->rdx, r->rsi, r->rdi);
+	printk("[%s] vcpu %u: efer %#lx cs %#lx/%#lx idt-vectoring %#lx interruptibility %#lx\n",
+	       v->guest->name, v->index, vmcs_read(VMCS_GUEST_IA32_EFER),
+	       vmcs_read(VMCS_GUEST_CS_SELECTOR), vmcs_read(VMCS_GUEST_CS_AR),
+	       vmcs_read(VMCS_IDT_VECTORING_INFO), vmcs_read(VMCS_GUEST_INTERRUPTIBILITY));
+}

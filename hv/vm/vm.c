@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * vm.c - a guest's life: RAM from its node, EPT, the Linux image and ACPI
+ * tables loaded into it, devices, vCPUs; then run, stop or crash, and the
+ * configured policy (stop or restart).
+ */
+#include <string.h>
+
+#include "arch/lapic.h"
+#include "core/console.h"
+#include "core/percpu.h"
+#include "lib/printf.h"
+#include "mm/page_alloc.h"
+#include "vm/guest_acpi.h"
+#include "vm/guest_layout.h"
+#include "vm/linux_loader.h"
+#include "vm/vm.h"
+
+static uint16_t next_vpid = 1;	/* VPID 0 is the host's (§29.1) */
+
+const char *guest_state_name(enum guest_state state)
+{
+	static const char *const names[] = {
+		[GUEST_STARTING] = "starting",
+		[GUEST_RUNNING] = "running",
+		[GUEST_STOPPED] = "stopped",
+		[GUEST_CRASHED] = "crashed",
+	};
+
+	return names[state];
+}
+
+static void guest_console_line(void *ctx, const char *line)
+{
+	const struct guest *g = ctx;
+
+	printk("[%s] %s\n", g->name, line);
+}
+
+/* Writes the kernel, initrd, command line and ACPI tables into guest RAM. */
+static bool guest_load(struct guest *g)
+{
+	void *ram = (void *)(uintptr_t)g->ram_hpa;
+	uint32_t apic_ids[GUEST_MAX_VCPUS];
+	struct guest_acpi_params acpi = { .vcpu_count = g->vcpu_count, .apic_ids = apic_ids };
+	struct linux_boot_request request = {
+		.kernel = g->kernel,
+		.kernel_size = g->kernel_size,
+		.initrd = g->initrd,
+		.initrd_size = g->initrd_size,
+		.cmdline = g->config->cmdline,
+	};
+	struct linux_entry_state entry;
+	const char *error;
+
+	for (unsigned int i = 0; i < g->vcpu_count; i++)
+		apic_ids[i] = g->vcpu[i].apic_id;
+	if (!guest_acpi_build((uint8_t *)ram + GUEST_ACPI_GPA, GUEST_ACPI_SIZE, GUEST_ACPI_GPA,
+			      &acpi, &request.rsdp_gpa)) {
+		printk("guest %s: ACPI tables do not fit\n", g->name);
+		return false;
+	}
+	error = linux_load_bzimage(ram, g->ram_size, &request, &entry);
+	if (error) {
+		printk("config line %u: key 'kernel': guest '%s': %s\n",
+		       config_guest_line(g->config, CONFIG_KEY_KERNEL), g->name, error);
+		return false;
+	}
+	g->boot.rip = entry.rip;
+	g->boot.rsi = entry.rsi;
+	g->boot.cr3 = entry.cr3;
+	g->boot.gdt_base = entry.gdt_base;
+	g->boot.gdt_limit = entry.gdt_limit;
+	g->boot.cs = entry.cs_selector;
+	g->boot.ds = entry.ds_selector;
+	return true;
+}
+
+bool guest_create(struct guest *g, unsigned int id, const struct config_guest *config,
+		  unsigned int node, const unsigned int *cpus, unsigned int vcpu_count,
+		  const void *kernel, uint64_t kernel_size,
+		  const void *initrd, uint64_t initrd_size)
+{
+	memset(g, 0, sizeof(*g));
+	g->id = id;
+	memcpy(g->name, config->name, sizeof(g->name));
+	g->config = config;
+	g->state = GUEST_STARTING;
+	g->node = node;
+	g->ram_size = config->memory_bytes;
+	g->kernel = kernel;
+	g->kernel_size = kernel_size;
+	g->initrd = initrd;
+	g->initrd_size = initrd_size;
+	g->vcpu_count = vcpu_count;
+
+	g->ram_hpa = page_alloc_node(node, g->ram_size, PAGE_SIZE_2M);
+	if (!g->ram_hpa) {
+		printk("config line %u: key 'memory': guest '%s': no contiguous %lu MiB on node %u\n",
+		       config_guest_line(config, CONFIG_KEY_MEMORY), g->name,
+		       g->ram_size >> 20, node);
+		return false;
+	}
+	if (!ept_init(&g->ept, node) || !ept_map_ram(&g->ept, 0, g->ram_hpa, g->ram_size)) {
+		printk("guest %s: no memory for its EPT\n", g->name);
+		return false;
+	}
+
+	uart_init(&g->uart, guest_console_line, g);
+	pci_bus_init(&g->pci);
+	pci_host_bridge_init(&g->host_bridge);
+	pci_bus_add(&g->pci, 0, &g->host_bridge);
+
+	for (unsigned int i = 0; i < vcpu_count; i++) {
+		struct vcpu *v = &g->vcpu[i];
+
+		v->guest = g;
+		v->index = i;
+		v->cpu = cpus[i];
+		v->apic_id = i;
+		v->vpid = __atomic_fetch_add(&next_vpid, 1, __ATOMIC_RELAXED);
+		if (!vcpu_create(v)) {
+			printk("guest %s: no memory for vCPU %u\n", g->name, i);
+			return false;
+		}
+	}
+	return guest_load(g);
+}
+
+void guest_print_counters(const struct guest *g)
+{
+	for (unsigned int i = 0; i < g->vcpu_count; i++) {
+		const struct vcpu *v = &g->vcpu[i];
+		char line[768];
+		int len;
+
+		len = snprintf(line, sizeof(line), "counters: guest %s vcpu %u state %s exits %lu irqs %lu faults %lu",
+			       g->name, i, guest_state_name(g->state), v->exits_total,
+			       v->lapic.injected, v->exceptions_injected);
+		for (unsigned int r = 0; r < EXIT_REASON_COUNT && len < (int)sizeof(line); r++)
+			if (v->exits[r])
+				len += snprintf(line + len, sizeof(line) - len, " %s=%lu",
+						vmcs_exit_reason_name(r), v->exits[r]);
+		printk("%s\n", line);
+	}
+}
+
+/* The vCPU's core: VMX on, host timer ready, then run until the policy says stop. */
+void guest_run_vcpu(struct vcpu *v)
+{
+	struct percpu *cpu = this_cpu();
+	struct guest *g = v->guest;
+	enum config_action action;
+
+	if (!cpu->vmxon_region) {
+		cpu->vmxon_region = page_alloc_node(cpu->node, PAGE_SIZE, PAGE_SIZE);
+		if (!cpu->vmxon_region || !vmx_enable(&cpu->vmx, cpu->vmxon_region)) {
+			printk("guest %s: cannot enable VMX on cpu %u\n", g->name, cpu->cpu);
+			g->state = GUEST_CRASHED;
+			return;
+		}
+	}
+	lapic_timer_init();
+
+	for (;;) {
+		enum vcpu_stop stop;
+
+		if (!vcpu_reset(v)) {
+			g->state = GUEST_CRASHED;
+			return;
+		}
+		g->state = GUEST_RUNNING;
+		printk("guest %s: running on cpu %u (node %u, %lu MiB)\n", g->name, cpu->cpu,
+		       g->node, g->ram_size >> 20);
+		stop = vcpu_run(v);
+		uart_flush(&g->uart);
+
+		g->state = stop == VCPU_STOP_POWEROFF ? GUEST_STOPPED : GUEST_CRASHED;
+		action = stop == VCPU_STOP_POWEROFF ? g->config->on_poweroff : g->config->on_crash;
+		printk("guest %s: %s (%s)\n", g->name, guest_state_name(g->state), v->stop_reason);
+		guest_print_counters(g);
+		if (action != CONFIG_ACTION_RESTART)
+			return;
+		g->restarts++;
+		printk("guest %s: restarting (restart %u)\n", g->name, g->restarts);
+		memset(v->exits, 0, sizeof(v->exits));
+		v->exits_total = 0;
+		v->exceptions_injected = 0;
+		if (!guest_load(g)) {
+			g->state = GUEST_CRASHED;
+			return;
+		}
+	}
+}

@@ -1,0 +1,5 @@
+# SPDX-License-Identifier: MIT
+#
+# hv/vmx: the instruction decoder and the guest CPU model are pure logic,
+# shared with the unit tests and fuzzers.
+PURE_SRCS += hv/vmx/decode.c hv/vmx/cpuid_filter.c

@@ -1,0 +1,173 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# check_sidecore_cli.sh - `sidecore check` and `sidecore plan` as a user
+# runs them: exit statuses, the summary line, errors with line and key, and
+# the plan of the demo config on real machines. Prints TAP; exits 1 if any
+# test fails. Needs build/tools/sidecore.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+
+tool=build/tools/sidecore
+acpi=${SIDECORE_ACPI_DATA:-tests/data/acpi}
+demo=docs/examples/sidecore.conf
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+count=0
+failed=0
+
+# run ARGS...: runs the tool; its status, stdout and stderr land in
+# $status, $work/out and $work/err.
+run() {
+	"$tool" "$@" >"$work/out" 2>"$work/err"
+	status=$?
+}
+
+# check NAME CONDITION...: one TAP line; on failure, what the tool said.
+check() {
+	local name=$1
+	shift
+	count=$((count + 1))
+	if "$@"; then
+		echo "ok $count - $name"
+	else
+		echo "not ok $count - $name"
+		failed=$((failed + 1))
+		echo "# exit status $status"
+		sed 's/^/# stdout: /' "$work/out"
+		sed 's/^/# stderr: /' "$work/err"
+	fi
+}
+
+status_is() { [ "$status" -eq "$1" ]; }
+out_is() { [ "$(cat "$work/out")" = "$1" ]; }
+out_has() { grep -qF -- "$1" "$work/out"; }
+err_has() { grep -qF -- "$1" "$work/err"; }
+# How many messages stderr holds, however the log sink separates them.
+err_count() { [ "$(grep -oF 'config line ' "$work/err" | wc -l)" -eq "$1" ]; }
+
+if [ ! -x "$tool" ]; then
+	echo "not ok 1 - $tool is built (make build/tools/sidecore)"
+	echo "1..1"
+	exit 1
+fi
+
+# --- check ---------------------------------------------------------------------
+
+run check "$demo"
+check "check: demo config is clean" status_is 0
+check "check: one-line summary names the guests" \
+	out_is "$demo: ok, 2 guests (alpha, beta)"
+check "check: nothing on stderr for a clean file" test ! -s "$work/err"
+
+cat >"$work/bad.conf" <<'EOF'
+sidecores = 0, 0
+console_baud = 1000
+
+[guest web0]
+kernel = vmlinuz
+memory = 256X
+vcpus = 2
+cpus = 1,2
+
+[guest web0]
+kernel = vmlinuz
+memory = 64M
+colour = blue
+
+[guest db]
+memory = 512M
+mac = 01:00:00:00:00:01
+EOF
+run check "$work/bad.conf"
+check "check: bad config exits 1" status_is 1
+check "check: bad list reported at its line" \
+	err_has "config line 1: key 'sidecores': cpu listed twice"
+check "check: bad baud reported" err_has "config line 2: key 'console_baud': must divide 115200"
+check "check: bad size reported" \
+	err_has "config line 6: key 'memory': expected a size such as 256M (suffix K, M or G)"
+check "check: vcpus and cpus together reported" \
+	err_has "config line 8: key 'cpus': give either vcpus or cpus, not both"
+check "check: duplicate guest name reported" \
+	err_has "config line 10: key 'guest': duplicate guest name 'web0' (first at line 4)"
+check "check: unknown key reported" err_has "config line 13: key 'colour': unknown key"
+check "check: missing kernel reported at the header" \
+	err_has "config line 15: key 'kernel': missing; every guest needs one"
+check "check: multicast mac reported" \
+	err_has "config line 17: key 'mac': must be unicast"
+check "check: every error reported once" err_count 8
+check "check: error count at the end" err_has "$work/bad.conf: 8 errors"
+check "check: nothing on stdout for a bad file" test ! -s "$work/out"
+
+run check "$work/no-such.conf"
+check "check: unreadable file exits 2" status_is 2
+check "check: unreadable file says why" err_has "no-such.conf: No such file or directory"
+
+run check
+check "check: no argument is a usage error" status_is 2
+
+printf '# nothing but a comment\n' >"$work/empty.conf"
+run check "$work/empty.conf"
+check "check: a file without guests is clean" out_is "$work/empty.conf: ok, no guests"
+
+# --- plan ----------------------------------------------------------------------
+
+run plan "$demo" "$acpi/supermicro-x10dai"
+check "plan: demo on two sockets exits 0" status_is 0
+check "plan: demo on two sockets" out_is "sidecore cpu 0 node 0
+sidecore cpu 10 node 1
+guest alpha: node 0 cpus 1 memory 256 MiB sidecore 0
+guest beta: node 1 cpus 11 memory 256 MiB sidecore 10
+node 0: free cpus 2,3,4,5,6,7,8,9,20,21,22,23,24,25,26,27,28,29 memory 81664 MiB
+node 1: free cpus 12,13,14,15,16,17,18,19,30,31,32,33,34,35,36,37,38,39 memory 81664 MiB"
+
+run plan "$demo" "$acpi/hp-z400"
+check "plan: without SRAT and --mem exits 2" status_is 2
+check "plan: without SRAT asks for --mem" err_has "no SRAT"
+
+run plan --mem 1024 "$demo" "$acpi/hp-z400"
+check "plan: --mem stands in for SRAT" status_is 0
+check "plan: both guests on the one node" out_has "guest beta: node 0 cpus 2 memory 256 MiB sidecore 0"
+check "plan: --mem is what is left from" out_has "node 0: free cpus 3,4,5,6,7 memory 512 MiB"
+
+run plan --mem lots "$demo" "$acpi/hp-z400"
+check "plan: bad --mem is a usage error" status_is 2
+
+cat >"$work/crowded.conf" <<'EOF'
+sidecores = 1
+[guest pinned]
+kernel = vmlinuz
+memory = 64M
+cpus = 0
+[guest big]
+kernel = vmlinuz
+memory = 1G
+vcpus = 8
+[guest broken]
+kernel = vmlinuz
+memory = 64Q
+[guest small]
+kernel = vmlinuz
+memory = 64M
+EOF
+run plan --mem 512 "$work/crowded.conf" "$acpi/hp-z400"
+check "plan: over-commit exits 1" status_is 1
+check "plan: configured sidecore" out_has "sidecore cpu 1 node 0"
+check "plan: pinned guest on cpu 0" out_has "guest pinned: node 0 cpus 0 memory 64 MiB sidecore 1"
+check "plan: guest that does not fit" out_has "guest big: not placed"
+check "plan: why it does not fit" \
+	err_has "config line 9: key 'vcpus': guest 'big' needs 8 cpus, node 0 has 6 free"
+check "plan: invalid guest" out_has "guest broken: invalid"
+check "plan: the rest still placed" out_has "guest small: node 0 cpus 2 memory 64 MiB sidecore 1"
+
+run plan "$demo"
+check "plan: missing argument is a usage error" status_is 2
+
+# --- help ----------------------------------------------------------------------
+
+run help
+check "help lists check and plan" eval 'out_has "check CONFIG" && out_has "plan [--mem MIB] CONFIG ACPI"'
+
+echo "1..$count"
+[ "$failed" -eq 0 ]
