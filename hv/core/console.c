@@ -106,7 +106,7 @@ void log_msg(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	console_vprint("warning: ", "\n", fmt, ap);
+	console_vprint(NULL, "\n", fmt, ap);
 	va_end(ap);
 }
 

@@ -67,11 +67,9 @@ static void guests_create_one(const struct config_guest *cg, const struct plan_g
 			return;
 		}
 	}
-	kernel = guests_find_module(boot, cg, CONFIG_KEY_KERNEL, cg->kernel);
+	kernel = bootinfo_find_module(boot, cg->kernel);
 	if (cg->initrd[0])
-		initrd = guests_find_module(boot, cg, CONFIG_KEY_INITRD, cg->initrd);
-	if (!kernel || (cg->initrd[0] && !initrd))
-		return;
+		initrd = bootinfo_find_module(boot, cg->initrd);
 
 	if (!guest_create(g, guest_count, cg, pg->node, pg->cpu, pg->vcpu_count,
 			  (const void *)(uintptr_t)kernel->start, kernel->end - kernel->start,
@@ -87,8 +85,17 @@ static void guests_create_one(const struct config_guest *cg, const struct plan_g
 	guest_count++;
 }
 
-void guests_create(const struct config *config, const struct boot_info *boot)
+void guests_create(struct config *config, const struct boot_info *boot)
 {
+	/* A guest whose images are missing takes no cores from the others. */
+	for (unsigned int i = 0; i < config->guest_count; i++) {
+		struct config_guest *cg = &config->guest[i];
+
+		if (cg->valid && (!guests_find_module(boot, cg, CONFIG_KEY_KERNEL, cg->kernel) ||
+				  (cg->initrd[0] &&
+				   !guests_find_module(boot, cg, CONFIG_KEY_INITRD, cg->initrd))))
+			cg->valid = false;
+	}
 	planned = config;
 	plan_place_guests(&plan, &machine, config);
 	for (unsigned int i = 0; i < config->guest_count; i++)

@@ -12,8 +12,11 @@
 
 /* Marks sidecores and free cores in percpu[] (every online core counts). */
 void guests_assign_roles(const struct topology *topo, const struct config *config);
-/* Places and builds every valid guest; reports each one that cannot start. */
-void guests_create(const struct config *config, const struct boot_info *boot);
+/*
+ * Places and builds every valid guest; reports each one that cannot start.
+ * A guest whose boot modules are missing is marked invalid in config.
+ */
+void guests_create(struct config *config, const struct boot_info *boot);
 /* Prints the role and guest lines of the boot summary. */
 void guests_print_summary(const struct topology *topo);
 /* Sends every vCPU core off to run its guest. */

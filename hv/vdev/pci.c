@@ -164,10 +164,14 @@ uint32_t pci_ecam_read(struct pci_bus *bus, uint64_t offset, unsigned int size)
 {
 	struct pci_device *dev = pci_ecam_target(bus, offset, size);
 
-	if (!dev)
-		return (offset & 0xfff) < PCI_CONFIG_SIZE || !bus->slot[(offset >> 15) & 0x1f] ?
-		       pci_all_ones(size) : 0;
-	return pci_device_read(dev, offset & 0xfff, size);
+	if (dev)
+		return pci_device_read(dev, offset & 0xfff, size);
+	/*
+	 * A present function's extended space (0x100-0xfff) holds no
+	 * capabilities: it reads 0. Anything else is absent: all ones.
+	 */
+	dev = pci_ecam_target(bus, offset & ~0xfffull, 1);
+	return dev && (offset & 0xfff) >= PCI_CONFIG_SIZE ? 0 : pci_all_ones(size);
 }
 
 void pci_ecam_write(struct pci_bus *bus, uint64_t offset, unsigned int size, uint32_t value)

@@ -22,10 +22,33 @@
 #define IIR_NO_INTERRUPT 0x01
 #define IIR_THR_EMPTY	0x02
 #define IER_THR_EMPTY	0x02
+#define FCR_FIFO_ENABLE	0x01
+#define FCR_FIFO_64	0x20	/* TI16750: settable only with DLAB set */
+#define IIR_FIFOS	0xc0	/* both bits set: FIFOs enabled (16550A and later) */
+#define IIR_FIFO_64	0x20
 #define LSR_THR_EMPTY	0x20
 #define LSR_TX_EMPTY	0x40
+#define MCR_DTR		0x01
+#define MCR_RTS		0x02
+#define MCR_OUT1	0x04
+#define MCR_OUT2	0x08
 #define MCR_LOOP	0x10
+#define MSR_CTS		0x10
+#define MSR_DSR		0x20
+#define MSR_RI		0x40
+#define MSR_DCD		0x80
 #define MSR_DCD_DSR_CTS	0xb0
+
+/*
+ * In loopback the modem inputs are wired to the outputs: RTS->CTS, DTR->DSR,
+ * OUT1->RI, OUT2->DCD (PC16550D, MCR bit 4). The 8250 probe checks that
+ * RTS|OUT2 reads back as CTS|DCD.
+ */
+static uint8_t uart_loopback_msr(uint8_t mcr)
+{
+	return (mcr & MCR_RTS ? MSR_CTS : 0) | (mcr & MCR_DTR ? MSR_DSR : 0) |
+	       (mcr & MCR_OUT1 ? MSR_RI : 0) | (mcr & MCR_OUT2 ? MSR_DCD : 0);
+}
 
 void uart_init(struct uart *u, uart_line_fn sink, void *ctx)
 {
@@ -67,18 +90,25 @@ uint8_t uart_read(struct uart *u, unsigned int offset)
 	switch (offset) {
 	case REG_DATA:	return dlab ? u->dll : 0;
 	case REG_IER:	return dlab ? u->dlm : u->ier;
-	case REG_IIR:
-		/* Reading IIR clears a THRE interrupt it reports (PC16550D §8.6). */
+	case REG_IIR: {
+		/*
+		 * FIFO state in bits 7:5 is how Linux tells a 16750 (64-byte
+		 * FIFO) from older parts; reading IIR clears a THRE interrupt
+		 * it reports (PC16550D §8.6).
+		 */
+		uint8_t fifo = u->fcr & FCR_FIFO_ENABLE ?
+			       IIR_FIFOS | (u->fcr & FCR_FIFO_64 ? IIR_FIFO_64 : 0) : 0;
+
 		if (u->thr_empty_pending) {
 			u->thr_empty_pending = false;
-			return IIR_THR_EMPTY;
+			return fifo | IIR_THR_EMPTY;
 		}
-		return IIR_NO_INTERRUPT;
+		return fifo | IIR_NO_INTERRUPT;
+	}
 	case REG_LCR:	return u->lcr;
 	case REG_MCR:	return u->mcr;
 	case REG_LSR:	return LSR_THR_EMPTY | LSR_TX_EMPTY;
-	/* In loopback the modem inputs mirror MCR: the 8250 probe checks it. */
-	case REG_MSR:	return u->mcr & MCR_LOOP ? (uint8_t)((u->mcr & 0x0f) << 4) :
+	case REG_MSR:	return u->mcr & MCR_LOOP ? uart_loopback_msr(u->mcr) :
 						   MSR_DCD_DSR_CTS;
 	case REG_SCR:	return u->scr;
 	default:	return 0xff;
@@ -91,12 +121,14 @@ void uart_write(struct uart *u, unsigned int offset, uint8_t value)
 
 	switch (offset) {
 	case REG_DATA:
-		if (dlab)
-			u->dll = value;
-		else if (!(u->mcr & MCR_LOOP))
+		if (dlab) {
+			u->dll = value;	/* the divisor latch leaves THRE alone */
+			break;
+		}
+		if (!(u->mcr & MCR_LOOP))
 			uart_transmit(u, value);
 		/* The character leaves at once: THR is empty again. */
-		u->thr_empty_pending = !dlab && (u->ier & IER_THR_EMPTY);
+		u->thr_empty_pending = u->ier & IER_THR_EMPTY;
 		break;
 	case REG_IER:
 		if (dlab) {
@@ -109,6 +141,12 @@ void uart_write(struct uart *u, unsigned int offset, uint8_t value)
 		if (!(value & IER_THR_EMPTY))
 			u->thr_empty_pending = false;
 		u->ier = value & 0x0f;
+		break;
+	case REG_IIR:	/* FCR on writes */
+		u->fcr = (value & FCR_FIFO_ENABLE) |
+			 (dlab ? value & FCR_FIFO_64 : u->fcr & FCR_FIFO_64);
+		if (!(value & FCR_FIFO_ENABLE))
+			u->fcr = 0;
 		break;
 	case REG_LCR:	u->lcr = value; break;
 	case REG_MCR:	u->mcr = value & 0x1f; break;

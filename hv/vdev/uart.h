@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * uart.h - an 8250 good enough for the Linux console: transmit only, its
- * interrupt line unwired (the guest driver polls IIR on a timer). Complete
- * lines go to a sink.
+ * uart.h - a 16750-compatible UART good enough for the Linux console:
+ * transmit only, its interrupt line unwired (the guest has no I/O APIC; the
+ * driver polls IIR on a timer tick and refills the 64-byte FIFO each time).
+ * Complete lines go to a sink.
  */
 #ifndef SIDECORE_VDEV_UART_H
 #define SIDECORE_VDEV_UART_H
@@ -17,7 +18,7 @@
 typedef void (*uart_line_fn)(void *ctx, const char *line);
 
 struct uart {
-	uint8_t ier, lcr, mcr, scr, dll, dlm;
+	uint8_t ier, lcr, mcr, scr, dll, dlm, fcr;
 	bool thr_empty_pending;	/* the THRE interrupt condition (IIR 0x02) */
 	char line[UART_LINE_MAX];
 	unsigned int len;

@@ -15,6 +15,9 @@
 #define ICR_SHORTHAND_MASK	(3u << 18)
 #define ICR_SHORTHAND_SELF	(1u << 18)
 #define ICR_SHORTHAND_NONE	(0u << 18)
+#define ICR_DEST_LOGICAL	(1u << 11)
+#define ESR_SEND_ILLEGAL_VECTOR	(1u << 5)
+#define ESR_RECV_ILLEGAL_VECTOR	(1u << 6)
 #define LVT_VECTOR_MASK		0xffu
 
 static void vec_set(uint32_t *bits, uint8_t v)
@@ -67,29 +70,47 @@ static uint64_t vlapic_timer_divisor(const struct vlapic *l)
 	return code == 7 ? 1 : 2ull << code;
 }
 
+/*
+ * The products are 128-bit: a full 32-bit count at divide-by-128 times a
+ * multi-GHz TSC frequency does not fit in 64 bits.
+ */
 static uint64_t vlapic_ticks_to_tsc(const struct vlapic *l, uint64_t ticks)
 {
-	return ticks * vlapic_timer_divisor(l) * l->tsc_per_timer_tick_num /
-	       l->tsc_per_timer_tick_den;
+	return (uint64_t)((unsigned __int128)ticks * vlapic_timer_divisor(l) *
+			  l->tsc_per_timer_tick_num / l->tsc_per_timer_tick_den);
 }
 
 static uint32_t vlapic_current_count(const struct vlapic *l, uint64_t now)
 {
-	uint64_t left, per_tick;
+	unsigned __int128 per_count;
+	uint64_t left, count;
 
 	if ((l->lvt_timer & LVT_TIMER_MODE_MASK) == LVT_TIMER_TSC_DEADLINE ||
-	    !l->timer_deadline || now >= l->timer_deadline)
+	    !l->timer_deadline)
 		return 0;
-	left = l->timer_deadline - now;
-	per_tick = vlapic_ticks_to_tsc(l, 1);
-	return per_tick ? (uint32_t)(left / per_tick) : 0;
+	if (now < l->timer_deadline)
+		left = l->timer_deadline - now;
+	else if (l->timer_period)	/* reloaded, perhaps before the next poll */
+		left = l->timer_period - (now - l->timer_deadline) % l->timer_period;
+	else
+		return 0;
+	/*
+	 * Exact ratio, rounded up: the count reads the initial value when
+	 * started and 0 only at expiry, however the two clocks divide.
+	 */
+	per_count = (unsigned __int128)vlapic_timer_divisor(l) * l->tsc_per_timer_tick_num;
+	count = (uint64_t)(((unsigned __int128)left * l->tsc_per_timer_tick_den +
+			    per_count - 1) / per_count);
+	return count < l->timer_initial ? (uint32_t)count : l->timer_initial;
 }
 
 static void vlapic_start_counter(struct vlapic *l, uint64_t now)
 {
 	uint64_t span = vlapic_ticks_to_tsc(l, l->timer_initial);
 
-	l->timer_deadline = l->timer_initial ? now + (span ? span : 1) : 0;
+	if (!span)
+		span = 1;	/* a timer clock faster than the TSC still fires */
+	l->timer_deadline = l->timer_initial ? now + span : 0;
 	l->timer_period = (l->lvt_timer & LVT_TIMER_MODE_MASK) == LVT_TIMER_PERIODIC ?
 			  span : 0;
 }
@@ -144,8 +165,18 @@ static struct vlapic_ipi vlapic_send(struct vlapic *l, uint32_t icr_low)
 
 	l->icr_low = icr_low & ~(1u << 12);	/* delivery status: idle at once */
 	if ((icr_low & ICR_DELIVERY_MASK) == ICR_DELIVERY_FIXED &&
+	    (icr_low & LVT_VECTOR_MASK) < 16)
+		l->esr_pending |= ESR_SEND_ILLEGAL_VECTOR;
+	/*
+	 * A logical destination is a bit mask matched against every APIC's
+	 * LDR, so only the caller, which knows them all, can resolve it;
+	 * comparing it with our physical ID would misdeliver (flat mode
+	 * addresses CPU 0 as 0x01, the physical ID of CPU 1).
+	 */
+	if ((icr_low & ICR_DELIVERY_MASK) == ICR_DELIVERY_FIXED &&
 	    (shorthand == ICR_SHORTHAND_SELF ||
-	     (shorthand == ICR_SHORTHAND_NONE && destination == l->apic_id))) {
+	     (shorthand == ICR_SHORTHAND_NONE && !(icr_low & ICR_DEST_LOGICAL) &&
+	      destination == l->apic_id))) {
 		vlapic_set_irq(l, icr_low & LVT_VECTOR_MASK);
 		return ipi;
 	}
@@ -166,7 +197,11 @@ struct vlapic_ipi vlapic_write(struct vlapic *l, uint32_t offset, uint32_t value
 	case APIC_LDR:		l->ldr = value & 0xff000000; break;
 	case APIC_DFR:		l->dfr = value | 0x0fffffff; break;
 	case APIC_SVR:		l->svr = value & 0x1ff; break;
-	case APIC_ESR:		l->esr = 0; break;
+	case APIC_ESR:
+		/* The write publishes the errors logged since the last one (§11.5.3). */
+		l->esr = l->esr_pending;
+		l->esr_pending = 0;
+		break;
 	case APIC_ICR_HIGH:	l->icr_high = value & 0xff000000; break;
 	case APIC_ICR_LOW:	return vlapic_send(l, value);
 	case APIC_LVT_TIMER: {
@@ -201,7 +236,7 @@ struct vlapic_ipi vlapic_write(struct vlapic *l, uint32_t offset, uint32_t value
 void vlapic_set_irq(struct vlapic *l, uint8_t vector)
 {
 	if (vector < 16) {
-		l->esr |= 1u << 6;	/* received illegal vector */
+		l->esr_pending |= ESR_RECV_ILLEGAL_VECTOR;
 		return;
 	}
 	vec_set(l->irr, vector);

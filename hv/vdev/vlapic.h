@@ -56,7 +56,9 @@ struct vlapic {
 	uint32_t apic_id;
 	uint32_t *tpr;		/* the TPR word: lives in the virtual-APIC page */
 	uint32_t irr[8], isr[8], tmr[8];
-	uint32_t ldr, dfr, svr, esr, icr_low, icr_high;
+	uint32_t ldr, dfr, svr, icr_low, icr_high;
+	uint32_t esr;		/* what ESR reads: latched by the last ESR write */
+	uint32_t esr_pending;	/* errors logged since then */
 	uint32_t lvt_timer, lvt_thermal, lvt_perf, lvt_lint0, lvt_lint1, lvt_error, lvt_cmci;
 	uint32_t timer_initial, timer_divide;
 	uint64_t timer_deadline;	/* TSC value the timer fires at; 0 = not armed */
