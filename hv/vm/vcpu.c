@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "arch/gdt.h"
+#include "arch/idt.h"
 #include "arch/lapic.h"
 #include "arch/tsc.h"
 #include "arch/x86.h"
@@ -301,6 +302,36 @@ void vcpu_set_tsc_offset(struct vcpu *v, uint64_t offset)
 	vmcs_write(VMCS_TSC_OFFSET, offset);
 }
 
+void vcpu_post_interrupt(struct vcpu *v, uint8_t vector)
+{
+	__atomic_fetch_or(&v->posted_vectors[vector / 64], 1ull << (vector % 64),
+			  __ATOMIC_RELEASE);
+	/* One IPI per batch: the flag stays set until the vCPU's core collects. */
+	if (!__atomic_exchange_n(&v->posted, true, __ATOMIC_ACQ_REL)) {
+		v->posted_kicks++;
+		lapic_send_ipi(percpu[v->cpu].apic_id, VECTOR_WAKEUP);
+	}
+}
+
+/* Moves posted vectors into the virtual APIC's IRR; true if there were any. */
+bool vcpu_collect_posted(struct vcpu *v)
+{
+	if (!__atomic_load_n(&v->posted, __ATOMIC_ACQUIRE))
+		return false;
+	__atomic_store_n(&v->posted, false, __ATOMIC_RELEASE);
+	for (unsigned int i = 0; i < 4; i++) {
+		uint64_t bits = __atomic_exchange_n(&v->posted_vectors[i], 0, __ATOMIC_ACQ_REL);
+
+		while (bits) {
+			unsigned int bit = __builtin_ctzll(bits);
+
+			vlapic_set_irq(&v->lapic, (uint8_t)(i * 64 + bit));
+			bits &= bits - 1;
+		}
+	}
+	return true;
+}
+
 void vcpu_stop(struct vcpu *v, enum vcpu_stop why, const char *reason)
 {
 	unsigned int i = 0;
@@ -365,6 +396,7 @@ static void vcpu_deliver_interrupts(struct vcpu *v)
 		return;
 	}
 
+	vcpu_collect_posted(v);
 	vlapic_timer_poll(&v->lapic, vcpu_guest_tsc(v));
 	vector = vlapic_pending(&v->lapic);
 	if (vector < 0) {

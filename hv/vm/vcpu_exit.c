@@ -376,6 +376,7 @@ static bool vcpu_handle_hlt(struct vcpu *v)
 		return false;
 	}
 	for (;;) {
+		vcpu_collect_posted(v);
 		vlapic_timer_poll(&v->lapic, vcpu_guest_tsc(v));
 		if (vlapic_pending(&v->lapic) >= 0 || v->stop != VCPU_STOP_NONE)
 			break;

@@ -60,6 +60,14 @@ struct vcpu {
 	uint32_t cpu_controls;		/* GUEST_CPU_*: instructions VMX lets through */
 
 	uint64_t tsc_offset;		/* guest TSC = host TSC + this (mod 2^64) */
+	/*
+	 * Interrupts other cores raise for this vCPU (the sidecore's MSI-X
+	 * messages): a request bitmap and a "something is posted" flag, the
+	 * software form of a posted-interrupt descriptor (SDM Vol. 3C §30.6).
+	 */
+	uint64_t posted_vectors[4];
+	bool posted;
+	uint64_t posted_kicks;		/* IPIs sent to bring the vCPU round */
 	struct vlapic lapic;		/* runs on guest TSC time */
 	uint64_t exits[EXIT_REASON_COUNT];
 	uint64_t exits_total;
@@ -115,6 +123,10 @@ bool vcpu_create(struct vcpu *v);
 bool vcpu_reset(struct vcpu *v);
 enum vcpu_stop vcpu_run(struct vcpu *v);
 void vcpu_stop(struct vcpu *v, enum vcpu_stop why, const char *reason);
+/* Raises vector in v's APIC from any core; v's core merges it before its next entry. */
+void vcpu_post_interrupt(struct vcpu *v, uint8_t vector);
+bool vcpu_collect_posted(struct vcpu *v);
+
 /* The guest's TSC now; IA32_TSC and IA32_TSC_ADJUST writes move it. */
 uint64_t vcpu_guest_tsc(const struct vcpu *v);
 void vcpu_set_tsc_offset(struct vcpu *v, uint64_t offset);

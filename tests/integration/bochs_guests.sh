@@ -39,6 +39,8 @@ check_platform() {
 	read -r t0 t1 < <(guest_lines "$log" "$g" | sed -n 's/^platform: sleep2 //p')
 	awk -v a="${t0:-0}" -v b="${t1:-0}" 'BEGIN { d = b - a; exit !(d >= 1.9 && d <= 2.5) }'
 	tap_result $? "$g: sleep 2 takes 2 s of guest time (${t0:-?} -> ${t1:-?})"
+	tap_line "$log" "counters: guest $g vcpu 0 state running exits [0-9]+ .*" \
+		"$g's exit counters shown on demand (port 0x610)"
 }
 
 # check_heartbeat LOG GUEST EVENT: beats are consecutive and some follow EVENT.

@@ -619,7 +619,8 @@ static void test_divide_configuration(void **state)
 		apic_write(&a, APIC_TIMER_DCR, table[i].dcr);
 		vlapic_write(&a.lapic, APIC_TIMER_ICR, 10, start);
 		assert_int_equal(vlapic_read(&a.lapic, APIC_TIMER_CCR, start), 10);
-		assert_int_equal(vlapic_read(&a.lapic, APIC_TIMER_CCR, start + table[i].divisor), 9);
+		assert_int_equal(vlapic_read(&a.lapic, APIC_TIMER_CCR,
+					     start + table[i].divisor), 9);
 		vlapic_timer_poll(&a.lapic, start + span - 1);
 		assert_int_equal(vlapic_highest_irr(&a.lapic), -1);
 		vlapic_timer_poll(&a.lapic, start + span);
