@@ -20,44 +20,67 @@
 #define ESR_RECV_ILLEGAL_VECTOR	(1u << 6)
 #define LVT_VECTOR_MASK		0xffu
 
-static void vec_set(uint32_t *bits, uint8_t v)
+/* Every register is one 32-bit word at its offset in the 4 KiB page. */
+static uint32_t *reg(const struct vlapic *l, uint32_t offset)
 {
-	bits[v / 32] |= 1u << (v % 32);
+	return &l->page[offset / 4];
 }
 
-static void vec_clear(uint32_t *bits, uint8_t v)
+/* IRR, ISR and TMR are eight words, one every 16 bytes (table 11-1). */
+static void vec_set(struct vlapic *l, uint32_t base, uint8_t v)
 {
-	bits[v / 32] &= ~(1u << (v % 32));
+	*reg(l, base + (v / 32) * 16) |= 1u << (v % 32);
 }
 
-static int vec_highest(const uint32_t *bits)
+static void vec_clear(struct vlapic *l, uint32_t base, uint8_t v)
 {
-	for (int i = 7; i >= 0; i--)
-		if (bits[i])
-			return i * 32 + 31 - __builtin_clz(bits[i]);
+	*reg(l, base + (v / 32) * 16) &= ~(1u << (v % 32));
+}
+
+static int vec_highest(const struct vlapic *l, uint32_t base)
+{
+	for (int i = 7; i >= 0; i--) {
+		uint32_t bits = *reg(l, base + i * 16);
+
+		if (bits)
+			return i * 32 + 31 - __builtin_clz(bits);
+	}
 	return -1;
 }
 
 static uint32_t vlapic_ppr(const struct vlapic *l)
 {
-	int isr = vec_highest(l->isr);
+	int isr = vec_highest(l, APIC_ISR);
 	uint32_t isr_class = isr < 0 ? 0 : (uint32_t)isr & 0xf0;
-	uint32_t tpr = *l->tpr & 0xff;
+	uint32_t tpr = *reg(l, APIC_TPR) & 0xff;
 
 	return (tpr & 0xf0) >= isr_class ? tpr : isr_class;
 }
 
-void vlapic_init(struct vlapic *l, uint32_t apic_id, uint32_t *tpr,
+static uint32_t vlapic_lvt_timer(const struct vlapic *l)
+{
+	return *reg(l, APIC_LVT_TIMER);
+}
+
+void vlapic_init(struct vlapic *l, uint32_t apic_id, uint32_t *page,
 		 uint64_t tsc_hz, uint64_t timer_hz)
 {
 	memset(l, 0, sizeof(*l));
+	memset(page, 0, VLAPIC_PAGE_SIZE);
+	l->page = page;
 	l->apic_id = apic_id;
-	l->tpr = tpr;
-	*tpr = 0;
-	l->dfr = 0xffffffff;
-	l->svr = 0xff;
-	l->lvt_timer = l->lvt_thermal = l->lvt_perf = LVT_MASKED;
-	l->lvt_lint0 = l->lvt_lint1 = l->lvt_error = l->lvt_cmci = LVT_MASKED;
+	/* Power-up values, SDM Vol. 3A §11.4.7. */
+	*reg(l, APIC_ID) = apic_id << 24;
+	*reg(l, APIC_VERSION) = APIC_VERSION_VALUE;
+	*reg(l, APIC_DFR) = 0xffffffff;
+	*reg(l, APIC_SVR) = 0xff;
+	*reg(l, APIC_LVT_TIMER) = LVT_MASKED;
+	*reg(l, APIC_LVT_THERMAL) = LVT_MASKED;
+	*reg(l, APIC_LVT_PERF) = LVT_MASKED;
+	*reg(l, APIC_LVT_LINT0) = LVT_MASKED;
+	*reg(l, APIC_LVT_LINT1) = LVT_MASKED;
+	*reg(l, APIC_LVT_ERROR) = LVT_MASKED;
+	*reg(l, APIC_LVT_CMCI) = LVT_MASKED;
 	l->tsc_per_timer_tick_num = tsc_hz;
 	l->tsc_per_timer_tick_den = timer_hz ? timer_hz : tsc_hz;
 }
@@ -65,7 +88,8 @@ void vlapic_init(struct vlapic *l, uint32_t apic_id, uint32_t *tpr,
 static uint64_t vlapic_timer_divisor(const struct vlapic *l)
 {
 	/* DCR bits 0,1,3 encode 2^(n+1), with 111b meaning 1 (§11.5.4). */
-	uint32_t code = (l->timer_divide & 3) | ((l->timer_divide >> 1) & 4);
+	uint32_t dcr = *reg(l, APIC_TIMER_DCR);
+	uint32_t code = (dcr & 3) | ((dcr >> 1) & 4);
 
 	return code == 7 ? 1 : 2ull << code;
 }
@@ -85,7 +109,9 @@ static uint32_t vlapic_current_count(const struct vlapic *l, uint64_t now)
 	unsigned __int128 per_count;
 	uint64_t left, count;
 
-	if ((l->lvt_timer & LVT_TIMER_MODE_MASK) == LVT_TIMER_TSC_DEADLINE ||
+	uint32_t initial = *reg(l, APIC_TIMER_ICR);
+
+	if ((vlapic_lvt_timer(l) & LVT_TIMER_MODE_MASK) == LVT_TIMER_TSC_DEADLINE ||
 	    !l->timer_deadline)
 		return 0;
 	if (now < l->timer_deadline)
@@ -101,69 +127,48 @@ static uint32_t vlapic_current_count(const struct vlapic *l, uint64_t now)
 	per_count = (unsigned __int128)vlapic_timer_divisor(l) * l->tsc_per_timer_tick_num;
 	count = (uint64_t)(((unsigned __int128)left * l->tsc_per_timer_tick_den +
 			    per_count - 1) / per_count);
-	return count < l->timer_initial ? (uint32_t)count : l->timer_initial;
+	return count < initial ? (uint32_t)count : initial;
 }
 
 static void vlapic_start_counter(struct vlapic *l, uint64_t now)
 {
-	uint64_t span = vlapic_ticks_to_tsc(l, l->timer_initial);
+	uint32_t initial = *reg(l, APIC_TIMER_ICR);
+	uint64_t span = vlapic_ticks_to_tsc(l, initial);
 
 	if (!span)
 		span = 1;	/* a timer clock faster than the TSC still fires */
-	l->timer_deadline = l->timer_initial ? now + span : 0;
-	l->timer_period = (l->lvt_timer & LVT_TIMER_MODE_MASK) == LVT_TIMER_PERIODIC ?
+	l->timer_deadline = initial ? now + span : 0;
+	l->timer_period = (vlapic_lvt_timer(l) & LVT_TIMER_MODE_MASK) == LVT_TIMER_PERIODIC ?
 			  span : 0;
 }
 
 uint32_t vlapic_read(struct vlapic *l, uint32_t offset, uint64_t now)
 {
-	if (offset >= APIC_ISR && offset < APIC_ISR + 0x80)
-		return l->isr[(offset - APIC_ISR) / 16];
-	if (offset >= APIC_TMR && offset < APIC_TMR + 0x80)
-		return l->tmr[(offset - APIC_TMR) / 16];
-	if (offset >= APIC_IRR && offset < APIC_IRR + 0x80)
-		return l->irr[(offset - APIC_IRR) / 16];
-
+	/* Only the registers that change with time or priority are computed. */
 	switch (offset) {
-	case APIC_ID:		return l->apic_id << 24;
-	case APIC_VERSION:	return APIC_VERSION_VALUE;
-	case APIC_TPR:		return *l->tpr;
 	case APIC_PPR:		return vlapic_ppr(l);
-	case APIC_LDR:		return l->ldr;
-	case APIC_DFR:		return l->dfr;
-	case APIC_SVR:		return l->svr;
-	case APIC_ESR:		return l->esr;
-	case APIC_ICR_LOW:	return l->icr_low;
-	case APIC_ICR_HIGH:	return l->icr_high;
-	case APIC_LVT_TIMER:	return l->lvt_timer;
-	case APIC_LVT_THERMAL:	return l->lvt_thermal;
-	case APIC_LVT_PERF:	return l->lvt_perf;
-	case APIC_LVT_LINT0:	return l->lvt_lint0;
-	case APIC_LVT_LINT1:	return l->lvt_lint1;
-	case APIC_LVT_ERROR:	return l->lvt_error;
-	case APIC_LVT_CMCI:	return l->lvt_cmci;
-	case APIC_TIMER_ICR:	return l->timer_initial;
 	case APIC_TIMER_CCR:	return vlapic_current_count(l, now);
-	case APIC_TIMER_DCR:	return l->timer_divide;
-	default:		return 0;
+	case APIC_EOI:		return 0;	/* write-only */
+	default:
+		return offset < VLAPIC_PAGE_SIZE && !(offset & 0xf) ? *reg(l, offset) : 0;
 	}
 }
 
 static void vlapic_eoi(struct vlapic *l)
 {
-	int v = vec_highest(l->isr);
+	int v = vec_highest(l, APIC_ISR);
 
 	if (v >= 0)
-		vec_clear(l->isr, (uint8_t)v);
+		vec_clear(l, APIC_ISR, (uint8_t)v);
 }
 
 static struct vlapic_ipi vlapic_send(struct vlapic *l, uint32_t icr_low)
 {
 	struct vlapic_ipi ipi = { 0 };
 	uint32_t shorthand = icr_low & ICR_SHORTHAND_MASK;
-	uint32_t destination = l->icr_high >> 24;
+	uint32_t destination = *reg(l, APIC_ICR_HIGH) >> 24;
 
-	l->icr_low = icr_low & ~(1u << 12);	/* delivery status: idle at once */
+	*reg(l, APIC_ICR_LOW) = icr_low & ~(1u << 12);	/* delivery status: idle at once */
 	if ((icr_low & ICR_DELIVERY_MASK) == ICR_DELIVERY_FIXED &&
 	    (icr_low & LVT_VECTOR_MASK) < 16)
 		l->esr_pending |= ESR_SEND_ILLEGAL_VECTOR;
@@ -192,42 +197,45 @@ struct vlapic_ipi vlapic_write(struct vlapic *l, uint32_t offset, uint32_t value
 	struct vlapic_ipi none = { 0 };
 
 	switch (offset) {
-	case APIC_TPR:		*l->tpr = value & 0xff; break;
+	case APIC_TPR:		*reg(l, APIC_TPR) = value & 0xff; break;
 	case APIC_EOI:		vlapic_eoi(l); break;
-	case APIC_LDR:		l->ldr = value & 0xff000000; break;
-	case APIC_DFR:		l->dfr = value | 0x0fffffff; break;
-	case APIC_SVR:		l->svr = value & 0x1ff; break;
+	case APIC_LDR:		*reg(l, APIC_LDR) = value & 0xff000000; break;
+	case APIC_DFR:		*reg(l, APIC_DFR) = value | 0x0fffffff; break;
+	case APIC_SVR:		*reg(l, APIC_SVR) = value & 0x1ff; break;
 	case APIC_ESR:
 		/* The write publishes the errors logged since the last one (§11.5.3). */
-		l->esr = l->esr_pending;
+		*reg(l, APIC_ESR) = l->esr_pending;
 		l->esr_pending = 0;
 		break;
-	case APIC_ICR_HIGH:	l->icr_high = value & 0xff000000; break;
+	case APIC_ICR_HIGH:	*reg(l, APIC_ICR_HIGH) = value & 0xff000000; break;
 	case APIC_ICR_LOW:	return vlapic_send(l, value);
 	case APIC_LVT_TIMER: {
-		uint32_t old_mode = l->lvt_timer & LVT_TIMER_MODE_MASK;
+		uint32_t old_mode = vlapic_lvt_timer(l) & LVT_TIMER_MODE_MASK;
 
-		l->lvt_timer = value & (LVT_TIMER_MODE_MASK | LVT_MASKED | LVT_VECTOR_MASK);
+		*reg(l, APIC_LVT_TIMER) = value & (LVT_TIMER_MODE_MASK | LVT_MASKED |
+						   LVT_VECTOR_MASK);
 		/* A mode change disarms the timer (§11.5.4.1). */
-		if ((l->lvt_timer & LVT_TIMER_MODE_MASK) != old_mode) {
+		if ((value & LVT_TIMER_MODE_MASK) != old_mode) {
 			l->timer_deadline = 0;
-			l->timer_initial = 0;
+			*reg(l, APIC_TIMER_ICR) = 0;
 		}
 		break;
 	}
-	case APIC_LVT_THERMAL:	l->lvt_thermal = value; break;
-	case APIC_LVT_PERF:	l->lvt_perf = value; break;
-	case APIC_LVT_LINT0:	l->lvt_lint0 = value; break;
-	case APIC_LVT_LINT1:	l->lvt_lint1 = value; break;
-	case APIC_LVT_ERROR:	l->lvt_error = value; break;
-	case APIC_LVT_CMCI:	l->lvt_cmci = value; break;
+	case APIC_LVT_THERMAL:
+	case APIC_LVT_PERF:
+	case APIC_LVT_LINT0:
+	case APIC_LVT_LINT1:
+	case APIC_LVT_ERROR:
+	case APIC_LVT_CMCI:
+		*reg(l, offset) = value;
+		break;
 	case APIC_TIMER_ICR:
-		if ((l->lvt_timer & LVT_TIMER_MODE_MASK) == LVT_TIMER_TSC_DEADLINE)
+		if ((vlapic_lvt_timer(l) & LVT_TIMER_MODE_MASK) == LVT_TIMER_TSC_DEADLINE)
 			break;	/* ignored in TSC-deadline mode */
-		l->timer_initial = value;
+		*reg(l, APIC_TIMER_ICR) = value;
 		vlapic_start_counter(l, now);
 		break;
-	case APIC_TIMER_DCR:	l->timer_divide = value & 0xb; break;
+	case APIC_TIMER_DCR:	*reg(l, APIC_TIMER_DCR) = value & 0xb; break;
 	default:		break;	/* read-only or reserved: writes are ignored */
 	}
 	return none;
@@ -239,36 +247,42 @@ void vlapic_set_irq(struct vlapic *l, uint8_t vector)
 		l->esr_pending |= ESR_RECV_ILLEGAL_VECTOR;
 		return;
 	}
-	vec_set(l->irr, vector);
+	if (!(*reg(l, APIC_IRR + (vector / 32) * 16) & (1u << (vector % 32))))
+		l->raised++;
+	vec_set(l, APIC_IRR, vector);
 }
 
 int vlapic_highest_irr(const struct vlapic *l)
 {
-	return vec_highest(l->irr);
+	return vec_highest(l, APIC_IRR);
+}
+
+int vlapic_highest_isr(const struct vlapic *l)
+{
+	return vec_highest(l, APIC_ISR);
 }
 
 int vlapic_pending(const struct vlapic *l)
 {
-	int v = vec_highest(l->irr);
+	int v = vec_highest(l, APIC_IRR);
 
-	if (v < 0 || !(l->svr & SVR_APIC_ENABLED))
+	if (v < 0 || !(*reg(l, APIC_SVR) & SVR_APIC_ENABLED))
 		return -1;
 	return ((uint32_t)v & 0xf0) > (vlapic_ppr(l) & 0xf0) ? v : -1;
 }
 
 void vlapic_accept(struct vlapic *l, uint8_t vector)
 {
-	vec_clear(l->irr, vector);
-	vec_set(l->isr, vector);
-	l->injected++;
+	vec_clear(l, APIC_IRR, vector);
+	vec_set(l, APIC_ISR, vector);
 }
 
 void vlapic_timer_poll(struct vlapic *l, uint64_t now)
 {
 	if (!l->timer_deadline || now < l->timer_deadline)
 		return;
-	if (!(l->lvt_timer & LVT_MASKED))
-		vlapic_set_irq(l, l->lvt_timer & LVT_VECTOR_MASK);
+	if (!(vlapic_lvt_timer(l) & LVT_MASKED))
+		vlapic_set_irq(l, vlapic_lvt_timer(l) & LVT_VECTOR_MASK);
 	if (l->timer_period)
 		l->timer_deadline += l->timer_period *
 			((now - l->timer_deadline) / l->timer_period + 1);
@@ -278,7 +292,7 @@ void vlapic_timer_poll(struct vlapic *l, uint64_t now)
 
 void vlapic_write_tsc_deadline(struct vlapic *l, uint64_t deadline)
 {
-	if ((l->lvt_timer & LVT_TIMER_MODE_MASK) != LVT_TIMER_TSC_DEADLINE)
+	if ((vlapic_lvt_timer(l) & LVT_TIMER_MODE_MASK) != LVT_TIMER_TSC_DEADLINE)
 		return;	/* §11.5.4.1: ignored outside TSC-deadline mode */
 	l->timer_deadline = deadline;
 	l->timer_period = 0;
@@ -286,7 +300,7 @@ void vlapic_write_tsc_deadline(struct vlapic *l, uint64_t deadline)
 
 uint64_t vlapic_read_tsc_deadline(const struct vlapic *l)
 {
-	if ((l->lvt_timer & LVT_TIMER_MODE_MASK) != LVT_TIMER_TSC_DEADLINE)
+	if ((vlapic_lvt_timer(l) & LVT_TIMER_MODE_MASK) != LVT_TIMER_TSC_DEADLINE)
 		return 0;
 	return l->timer_deadline;
 }

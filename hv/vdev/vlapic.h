@@ -52,23 +52,25 @@ struct vlapic_ipi {
 	uint32_t destination;
 };
 
+#define VLAPIC_PAGE_SIZE	4096
+
+/*
+ * The architectural registers live in a 4 KiB page laid out like the APIC's
+ * own (each at its offset): the virtual-APIC page of the vCPU's VMCS, which
+ * the processor reads and updates itself when VMX virtualizes APIC accesses.
+ */
 struct vlapic {
+	uint32_t *page;
 	uint32_t apic_id;
-	uint32_t *tpr;		/* the TPR word: lives in the virtual-APIC page */
-	uint32_t irr[8], isr[8], tmr[8];
-	uint32_t ldr, dfr, svr, icr_low, icr_high;
-	uint32_t esr;		/* what ESR reads: latched by the last ESR write */
-	uint32_t esr_pending;	/* errors logged since then */
-	uint32_t lvt_timer, lvt_thermal, lvt_perf, lvt_lint0, lvt_lint1, lvt_error, lvt_cmci;
-	uint32_t timer_initial, timer_divide;
+	uint32_t esr_pending;		/* errors logged since the last ESR write */
 	uint64_t timer_deadline;	/* TSC value the timer fires at; 0 = not armed */
 	uint64_t timer_period;		/* periodic mode, in TSC ticks */
 	uint64_t tsc_per_timer_tick_num, tsc_per_timer_tick_den; /* TSC / APIC timer clock */
-	uint64_t injected;
+	uint64_t raised;		/* vectors requested (a repeat while pending merges) */
 };
 
 /* timer_hz is the APIC timer input clock the guest was told (CPUID 0x15 crystal). */
-void vlapic_init(struct vlapic *lapic, uint32_t apic_id, uint32_t *tpr,
+void vlapic_init(struct vlapic *lapic, uint32_t apic_id, uint32_t *page,
 		 uint64_t tsc_hz, uint64_t timer_hz);
 uint32_t vlapic_read(struct vlapic *lapic, uint32_t offset, uint64_t now);
 /* Returns an IPI for another CPU when the write sent one. */
@@ -79,6 +81,8 @@ void vlapic_set_irq(struct vlapic *lapic, uint8_t vector);
 int vlapic_pending(const struct vlapic *lapic);
 /* Highest requested vector regardless of TPR, or -1. */
 int vlapic_highest_irr(const struct vlapic *lapic);
+/* Highest vector in service, or -1. */
+int vlapic_highest_isr(const struct vlapic *lapic);
 /* The vector is being injected: IRR -> ISR. */
 void vlapic_accept(struct vlapic *lapic, uint8_t vector);
 /* Fires the timer if its deadline has passed. */

@@ -130,6 +130,14 @@ static bool vcpu_setup_controls(struct vcpu *v, const struct vmx_caps *caps)
 		want2 |= PROC2_INVPCID;
 	if (cpuid(0xd, 1).eax & (1u << 3))
 		want2 |= PROC2_XSAVES;
+	/*
+	 * Where the CPU virtualizes APIC registers and interrupt delivery
+	 * (Haswell), reads, TPR and EOI cost no exit and a pending vector is
+	 * delivered on entry without interrupt-window exits (SDM Vol. 3C §30.2).
+	 */
+	if (caps->virtual_interrupt_delivery &&
+	    (caps->procbased2 & ((uint64_t)PROC2_APIC_REGISTER_VIRT << 32)))
+		want2 |= PROC2_APIC_REGISTER_VIRT | PROC2_VIRTUAL_INTR_DELIVERY;
 
 	if (!vcpu_control(caps->pinbased, 0,
 			  PIN_EXTERNAL_INTERRUPT_EXITING | PIN_NMI_EXITING, "pin-based", &pin) ||
@@ -153,6 +161,15 @@ static bool vcpu_setup_controls(struct vcpu *v, const struct vmx_caps *caps)
 	vmcs_write(VMCS_PIN_CONTROLS, pin);
 	vmcs_write(VMCS_PROC_CONTROLS, proc);
 	vmcs_write(VMCS_PROC_CONTROLS2, proc2);
+	v->apicv = proc2 & PROC2_VIRTUAL_INTR_DELIVERY;
+	if (v->apicv) {
+		/* Every vector is edge-triggered (MSI, timer, IPIs): no EOI exits. */
+		vmcs_write(VMCS_EOI_EXIT_BITMAP0, 0);
+		vmcs_write(VMCS_EOI_EXIT_BITMAP1, 0);
+		vmcs_write(VMCS_EOI_EXIT_BITMAP2, 0);
+		vmcs_write(VMCS_EOI_EXIT_BITMAP3, 0);
+		vmcs_write(VMCS_GUEST_INTR_STATUS, 0);
+	}
 	v->cpu_controls = (proc2 & PROC2_RDTSCP ? GUEST_CPU_RDTSCP : 0) |
 			  (proc2 & PROC2_INVPCID ? GUEST_CPU_INVPCID : 0) |
 			  (proc2 & PROC2_XSAVES ? GUEST_CPU_XSAVES : 0);
@@ -281,8 +298,7 @@ bool vcpu_reset(struct vcpu *v)
 	v->tsc_offset = 0;
 	v->stop = VCPU_STOP_NONE;
 	v->stop_reason[0] = '\0';
-	memset(vapic, 0, PAGE_SIZE);
-	vlapic_init(&v->lapic, v->apic_id, &vapic[APIC_TPR / 4], tsc_hz(),
+	vlapic_init(&v->lapic, v->apic_id, vapic, tsc_hz(),
 		    cpuid_filter_crystal_hz(tsc_hz()));
 	if (!vcpu_setup_controls(v, caps))
 		return false;
@@ -377,6 +393,20 @@ static void vcpu_set_interrupt_window(struct vcpu *v, bool on)
 }
 
 /*
+ * With virtual-interrupt delivery the processor takes vectors from the
+ * virtual-APIC page's IRR itself: RVI names the highest requested, SVI the
+ * highest in service (§30.1.1), and delivery happens at VM entry or as
+ * soon as the guest allows it.
+ */
+static void vcpu_update_interrupt_status(struct vcpu *v)
+{
+	int rvi = vlapic_highest_irr(&v->lapic);
+	int svi = vlapic_highest_isr(&v->lapic);
+
+	vmcs_write(VMCS_GUEST_INTR_STATUS, (rvi < 0 ? 0 : rvi) | (svi < 0 ? 0 : svi) << 8);
+}
+
+/*
  * An event that was being delivered when the exit happened must be
  * delivered again (§28.2.4); otherwise inject the APIC's best vector when
  * the guest can take it, or ask for an exit when it can.
@@ -398,6 +428,10 @@ static void vcpu_deliver_interrupts(struct vcpu *v)
 
 	vcpu_collect_posted(v);
 	vlapic_timer_poll(&v->lapic, vcpu_guest_tsc(v));
+	if (v->apicv) {
+		vcpu_update_interrupt_status(v);
+		return;
+	}
 	vector = vlapic_pending(&v->lapic);
 	if (vector < 0) {
 		vcpu_set_interrupt_window(v, false);

@@ -364,6 +364,19 @@ static bool vcpu_handle_apic_access(struct vcpu *v)
 	return true;
 }
 
+/* Trap-like: the write is already in the virtual-APIC page (§30.4.3.3). */
+static bool vcpu_handle_apic_write(struct vcpu *v)
+{
+	uint32_t offset = APIC_ACCESS_OFFSET(vmcs_read(VMCS_EXIT_QUALIFICATION)) & ~0xfu;
+	struct vlapic_ipi ipi;
+
+	ipi = vlapic_write(&v->lapic, offset, v->lapic.page[offset / 4], vcpu_guest_tsc(v));
+	if (ipi.valid)
+		printk("[%s] IPI %#x to apic %u dropped: single-vCPU guest\n",
+		       v->guest->name, ipi.icr_low, ipi.destination);
+	return true;
+}
+
 /*
  * HLT: the core sleeps until the guest's APIC has something to deliver,
  * woken by the host LAPIC timer at the guest's deadline or by an IPI.
@@ -439,6 +452,8 @@ bool vcpu_handle_exit(struct vcpu *v, uint32_t reason)
 		return vcpu_handle_wrmsr(v);
 	case EXIT_REASON_APIC_ACCESS:
 		return vcpu_handle_apic_access(v);
+	case EXIT_REASON_APIC_WRITE:
+		return vcpu_handle_apic_write(v);
 	case EXIT_REASON_EPT_VIOLATION:
 		return vcpu_handle_ept_violation(v);
 	case EXIT_REASON_XSETBV:

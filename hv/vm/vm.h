@@ -58,6 +58,7 @@ struct vcpu {
 	uint64_t virtual_apic;
 	uint32_t pin_controls, proc_controls;
 	uint32_t cpu_controls;		/* GUEST_CPU_*: instructions VMX lets through */
+	bool apicv;			/* APIC-register virtualization + virtual-interrupt delivery */
 
 	uint64_t tsc_offset;		/* guest TSC = host TSC + this (mod 2^64) */
 	/*

@@ -56,6 +56,7 @@ const char *vmcs_exit_reason_name(unsigned int reason)
 		[EXIT_REASON_PREEMPTION_TIMER] = "preemption_timer",
 		[EXIT_REASON_WBINVD] = "wbinvd",
 		[EXIT_REASON_XSETBV] = "xsetbv",
+		[EXIT_REASON_APIC_WRITE] = "apic_write",
 	};
 
 	if (reason < EXIT_REASON_COUNT && names[reason])

@@ -26,17 +26,17 @@
 #define DCR_DIVIDE_16		0x3
 #define TIMER_VECTOR		0xec
 
-/* A vlapic and the virtual-APIC page word that holds its TPR. */
+/* A vlapic and the virtual-APIC page that holds its registers. */
 struct apic {
 	struct vlapic lapic;
-	uint32_t tpr;
+	uint32_t page[VLAPIC_PAGE_SIZE / 4];
 };
 
 /* An enabled APIC (SVR bit 8), as every guest kernel leaves it. */
 static void apic_start(struct apic *a, uint32_t apic_id, uint64_t tsc_hz, uint64_t timer_hz)
 {
 	memset(a, 0xa5, sizeof(*a));
-	vlapic_init(&a->lapic, apic_id, &a->tpr, tsc_hz, timer_hz);
+	vlapic_init(&a->lapic, apic_id, a->page, tsc_hz, timer_hz);
 	vlapic_write(&a->lapic, APIC_SVR, SVR_APIC_ENABLED | 0xff, 0);
 }
 
@@ -81,12 +81,12 @@ static void test_reset_state(void **state)
 
 	(void)state;
 	memset(&a, 0xa5, sizeof(a));
-	vlapic_init(&a.lapic, 7, &a.tpr, 1000, 1000);
+	vlapic_init(&a.lapic, 7, a.page, 1000, 1000);
 	assert_int_equal(vlapic_read(&a.lapic, APIC_ID, 0), 7u << 24);
 	/* Version 0x14 (integrated APIC), max LVT entry 5. */
 	assert_int_equal(vlapic_read(&a.lapic, APIC_VERSION, 0) & 0xff, 0x14);
 	assert_int_equal(vlapic_read(&a.lapic, APIC_VERSION, 0) >> 16 & 0xff, 5);
-	assert_int_equal(a.tpr, 0);
+	assert_int_equal(a.page[APIC_TPR / 4], 0);
 	assert_int_equal(vlapic_read(&a.lapic, APIC_TPR, 0), 0);
 	assert_int_equal(vlapic_read(&a.lapic, APIC_PPR, 0), 0);
 	/* §11.4.7.1: after reset the SVR is 0xff and the APIC software-disabled. */
@@ -118,7 +118,7 @@ static void test_register_write_masks(void **state)
 	apic_start(&a, 0, 1000, 1000);
 	apic_write(&a, APIC_TPR, 0xffffff45);
 	assert_int_equal(vlapic_read(&a.lapic, APIC_TPR, 0), 0x45);
-	assert_int_equal(a.tpr, 0x45);	/* the virtual-APIC page sees it too */
+	assert_int_equal(a.page[APIC_TPR / 4], 0x45);	/* the virtual-APIC page sees it too */
 	apic_write(&a, APIC_LDR, 0x12345678);
 	assert_int_equal(vlapic_read(&a.lapic, APIC_LDR, 0), 0x12000000);
 	/* DFR: only the model bits 31:28 are writable, the rest read as ones. */
@@ -171,7 +171,16 @@ static void test_highest_request_goes_first(void **state)
 	assert_int_equal(apic_deliver(&a), 0xfe);
 	assert_false(apic_bit(&a, APIC_IRR, 0xfe));
 	assert_true(apic_bit(&a, APIC_ISR, 0xfe));
-	assert_int_equal(a.lapic.injected, 1);
+	assert_int_equal(vlapic_highest_isr(&a.lapic), 0xfe);
+	/* Four vectors raised; raising a pending one again merges. */
+	assert_int_equal(a.lapic.raised, 4);
+	vlapic_set_irq(&a.lapic, 0x45);
+	assert_int_equal(a.lapic.raised, 4);
+	/* Every register is where the processor looks for it in the page. */
+	apic_write(&a, APIC_LVT_TIMER, LVT_TIMER_TSC_DEADLINE | 0xec);
+	assert_int_equal(a.page[APIC_LVT_TIMER / 4], LVT_TIMER_TSC_DEADLINE | 0xec);
+	assert_int_equal(a.page[APIC_ID / 4], 0);
+	assert_int_equal(a.page[APIC_ISR / 4 + (0xfe / 32) * 4], 1u << (0xfe % 32));
 }
 
 static void test_disabled_apic_delivers_nothing(void **state)

@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * net.h - packets, switch ports and the L2 switch between guests.
+ *
+ * A packet in flight points at its bytes where they already are (a guest's
+ * transmit buffers, an inter-sidecore ring cell) and carries the virtio-net
+ * offload header along untouched, so a 64 KiB TSO segment crosses from one
+ * guest to another without being cut up.
+ *
+ * Each port belongs to one sidecore, which alone writes its counters and
+ * calls its deliver function. Forwarding to a port of the same sidecore calls
+ * deliver at once (one copy: sender's buffers to receiver's buffers); to a
+ * port of another sidecore it copies the packet into the SPSC ring from the
+ * source sidecore to the destination's, whose poll loop delivers it.
+ *
+ * The port table and the rings are set up before any sidecore forwards and
+ * only read afterwards; a port's up flag is the one thing that changes.
+ */
+#ifndef SIDECORE_NET_NET_H
+#define SIDECORE_NET_NET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <linux/if_ether.h>
+#include <linux/virtio_net.h>
+
+/*
+ * virtio 1.1 §5.1.6.3: the largest packet with GSO, the largest TCP or UDP
+ * packet (65536) plus the 14-byte Ethernet header.
+ */
+#define NET_FRAME_MAX		65550
+#define NET_PACKET_MAX_SEGMENTS	64
+#define NET_MAX_PORTS		64
+#define NET_MAX_SIDECORES	8
+#define NET_CACHE_LINE		64
+
+struct net_segment {
+	const uint8_t *data;
+	uint32_t len;
+};
+
+struct net_packet {
+	struct virtio_net_hdr_v1 hdr;	/* offload metadata; num_buffers unused */
+	uint32_t len;			/* frame bytes, Ethernet header on */
+	uint32_t count;			/* segments in use */
+	struct net_segment segment[NET_PACKET_MAX_SEGMENTS];
+};
+
+/* As the guest sees them: tx = sent by the guest, rx = received by it. */
+struct net_port_stats {
+	uint64_t tx_packets;
+	uint64_t tx_bytes;
+	uint64_t tx_drops;	/* taken from the guest but not forwarded */
+	uint64_t rx_packets;
+	uint64_t rx_bytes;
+	uint64_t rx_drops;	/* addressed to the guest but not delivered */
+};
+
+struct net_port;
+
+/* Delivers pkt into the port's guest (or onto the wire); false if dropped. */
+typedef bool (*net_deliver_fn)(struct net_port *port, const struct net_packet *pkt);
+
+struct net_port {
+	uint8_t mac[ETH_ALEN];	/* static, from the config; unused for an uplink */
+	bool uplink;		/* the sidecore's NIC queue pair, not a guest */
+	bool up;		/* accepts packets; see net_port_set_up() */
+	unsigned int sidecore;	/* index of the owning sidecore */
+	unsigned int index;	/* slot in the switch, set by net_switch_add_port() */
+	net_deliver_fn deliver;
+	void *ctx;		/* the deliver function's */
+	struct net_port_stats stats;
+};
+
+/* Per sidecore, written only by that sidecore. */
+struct net_sidecore_stats {
+	uint64_t busy_polls;	/* poll iterations that moved packets */
+	uint64_t idle_polls;
+	uint64_t batches;	/* queue or ring polls that moved packets */
+	uint64_t packets;	/* average batch = packets / batches */
+	uint64_t unroutable;	/* copies for a sidecore no ring leads to */
+} __attribute__((aligned(NET_CACHE_LINE)));
+
+struct spsc_ring;
+
+struct net_switch {
+	struct net_port *port[NET_MAX_PORTS];
+	unsigned int count;
+	struct spsc_ring *ring[NET_MAX_SIDECORES][NET_MAX_SIDECORES];	/* [from][to] */
+	struct net_sidecore_stats sidecore[NET_MAX_SIDECORES];
+};
+
+/**
+ * net_packet_read() - copy bytes out of a packet, across segments.
+ * @pkt: the packet
+ * @offset: first frame byte to copy
+ * @buf: destination
+ * @len: bytes wanted
+ *
+ * Return: bytes copied, less than @len where the frame ends first.
+ */
+size_t net_packet_read(const struct net_packet *pkt, uint32_t offset, void *buf, size_t len);
+
+static inline bool net_port_is_up(const struct net_port *port)
+{
+	return __atomic_load_n(&port->up, __ATOMIC_ACQUIRE);
+}
+
+/**
+ * net_port_set_up() - let the switch hand packets to a port, or stop it.
+ * @port: the port
+ * @up: true once its device can take packets, false when it is reset or broken
+ *
+ * Other sidecores read the flag when forwarding; a packet already in a ring
+ * is checked again by the owner before delivery.
+ */
+static inline void net_port_set_up(struct net_port *port, bool up)
+{
+	__atomic_store_n(&port->up, up, __ATOMIC_RELEASE);
+}
+
+/**
+ * net_switch_init() - an empty switch, no ports, no rings.
+ * @sw: the switch
+ */
+void net_switch_init(struct net_switch *sw);
+
+/**
+ * net_switch_add_port() - attach a port before traffic starts.
+ * @sw: the switch
+ * @port: mac, uplink, sidecore and deliver filled in; index is set here
+ *
+ * Return: false when the table is full, the sidecore index is out of range,
+ * a guest port's MAC is a group address or already taken.
+ */
+bool net_switch_add_port(struct net_switch *sw, struct net_port *port);
+
+/**
+ * net_switch_add_ring() - the ring that carries packets from one sidecore's
+ * ports to another's.
+ * @sw: the switch
+ * @from: the producing sidecore
+ * @to: the consuming sidecore
+ * @ring: an initialised ring, owned by the caller
+ */
+void net_switch_add_ring(struct net_switch *sw, unsigned int from, unsigned int to,
+			 struct spsc_ring *ring);
+
+/**
+ * net_switch_forward() - send a packet on from the port it came in on.
+ * @sw: the switch
+ * @src: the ingress port; the caller runs on its sidecore
+ * @pkt: the packet, whose buffers may be reused once this returns
+ *
+ * Unicast to a known MAC goes to that port only; group and unknown
+ * destinations go to every other port that is up, and to the uplink of the
+ * source's sidecore. Nothing goes back out of @src, or between uplinks.
+ */
+void net_switch_forward(struct net_switch *sw, struct net_port *src,
+			const struct net_packet *pkt);
+
+/**
+ * net_switch_poll_rings() - deliver packets other sidecores sent this one.
+ * @sw: the switch
+ * @sidecore: the calling sidecore
+ * @budget: most packets to take out of all incoming rings together
+ *
+ * Return: packets taken.
+ */
+unsigned int net_switch_poll_rings(struct net_switch *sw, unsigned int sidecore,
+				   unsigned int budget);
+
+/**
+ * net_switch_account_poll() - count one pass of a sidecore's poll loop.
+ * @sw: the switch
+ * @sidecore: the calling sidecore
+ * @batches: queues and rings that yielded packets in this pass
+ * @packets: packets moved in this pass
+ */
+void net_switch_account_poll(struct net_switch *sw, unsigned int sidecore,
+			     unsigned int batches, unsigned int packets);
+
+#endif

@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * switch.c - the L2 switch between guest ports (and, later, the NIC uplinks).
+ *
+ * MACs are static, so there is no learning: a port's MAC is its address for
+ * the life of the hypervisor. The table is small (one port per guest NIC) and
+ * scanned linearly. A flood reaches another sidecore as one copy in the ring,
+ * which that sidecore hands to each of its own ports.
+ */
+#include <string.h>
+
+#include "lib/log.h"
+#include "net/net.h"
+#include "net/spsc_ring.h"
+
+_Static_assert(NET_MAX_PORTS < SPSC_RING_FLOOD, "port indexes must not collide with FLOOD");
+
+/* IEEE 802: the low bit of the first octet marks a group (multicast) address. */
+static bool mac_is_group(const uint8_t *mac)
+{
+	return mac[0] & 1;
+}
+
+void net_switch_init(struct net_switch *sw)
+{
+	memset(sw, 0, sizeof(*sw));
+}
+
+static struct net_port *net_switch_lookup(const struct net_switch *sw, const uint8_t *mac)
+{
+	for (unsigned int i = 0; i < sw->count; i++) {
+		struct net_port *port = sw->port[i];
+
+		if (!port->uplink && memcmp(port->mac, mac, ETH_ALEN) == 0)
+			return port;
+	}
+	return NULL;
+}
+
+bool net_switch_add_port(struct net_switch *sw, struct net_port *port)
+{
+	if (sw->count == NET_MAX_PORTS) {
+		log_msg("net: switch full, port not added");
+		return false;
+	}
+	if (port->sidecore >= NET_MAX_SIDECORES) {
+		log_msg("net: sidecore %u out of range, port not added", port->sidecore);
+		return false;
+	}
+	if (!port->uplink && (mac_is_group(port->mac) || net_switch_lookup(sw, port->mac))) {
+		log_msg("net: MAC %02x:%02x:%02x:%02x:%02x:%02x is a group address or taken, "
+			"port not added", port->mac[0], port->mac[1], port->mac[2],
+			port->mac[3], port->mac[4], port->mac[5]);
+		return false;
+	}
+	port->index = sw->count;
+	sw->port[sw->count++] = port;
+	return true;
+}
+
+void net_switch_add_ring(struct net_switch *sw, unsigned int from, unsigned int to,
+			 struct spsc_ring *ring)
+{
+	if (from < NET_MAX_SIDECORES && to < NET_MAX_SIDECORES && from != to)
+		sw->ring[from][to] = ring;
+}
+
+static void net_switch_send_remote(struct net_switch *sw, unsigned int from, unsigned int to,
+				   uint16_t port, const struct net_packet *pkt)
+{
+	struct spsc_ring *ring = sw->ring[from][to];
+
+	if (!ring) {
+		sw->sidecore[from].unroutable++;
+		return;
+	}
+	spsc_ring_send(ring, port, pkt);
+}
+
+static void net_switch_send(struct net_switch *sw, const struct net_port *src,
+			    struct net_port *dst, const struct net_packet *pkt)
+{
+	if (!net_port_is_up(dst))
+		return;
+	if (dst->sidecore == src->sidecore)
+		dst->deliver(dst, pkt);
+	else
+		net_switch_send_remote(sw, src->sidecore, dst->sidecore, dst->index, pkt);
+}
+
+/* Only the source sidecore's own uplink carries guest traffic to the wire. */
+static bool net_switch_floods_to(const struct net_port *src, const struct net_port *dst)
+{
+	if (dst == src || !net_port_is_up(dst))
+		return false;
+	return !dst->uplink || (!src->uplink && dst->sidecore == src->sidecore);
+}
+
+static void net_switch_flood(struct net_switch *sw, const struct net_port *src,
+			     const struct net_packet *pkt)
+{
+	bool remote[NET_MAX_SIDECORES] = { false };
+
+	for (unsigned int i = 0; i < sw->count; i++) {
+		struct net_port *dst = sw->port[i];
+
+		if (!net_switch_floods_to(src, dst))
+			continue;
+		if (dst->sidecore == src->sidecore)
+			dst->deliver(dst, pkt);
+		else
+			remote[dst->sidecore] = true;
+	}
+	for (unsigned int sidecore = 0; sidecore < NET_MAX_SIDECORES; sidecore++) {
+		if (remote[sidecore])
+			net_switch_send_remote(sw, src->sidecore, sidecore, SPSC_RING_FLOOD, pkt);
+	}
+}
+
+void net_switch_forward(struct net_switch *sw, struct net_port *src,
+			const struct net_packet *pkt)
+{
+	uint8_t dst_mac[ETH_ALEN];
+	struct net_port *dst;
+
+	if (net_packet_read(pkt, 0, dst_mac, ETH_ALEN) < ETH_ALEN)
+		return;
+	if (!mac_is_group(dst_mac)) {
+		dst = net_switch_lookup(sw, dst_mac);
+		if (dst) {
+			if (dst != src)
+				net_switch_send(sw, src, dst, pkt);
+			return;
+		}
+	}
+	net_switch_flood(sw, src, pkt);
+}
+
+/* Hands a packet from a ring to its destination(s) on this sidecore. */
+static void net_switch_deliver_local(struct net_switch *sw, unsigned int sidecore,
+				     uint16_t port, const struct net_packet *pkt)
+{
+	struct net_port *dst;
+
+	if (port != SPSC_RING_FLOOD) {
+		if (port >= sw->count)
+			return;
+		dst = sw->port[port];
+		if (dst->sidecore == sidecore && net_port_is_up(dst))
+			dst->deliver(dst, pkt);
+		return;
+	}
+	for (unsigned int i = 0; i < sw->count; i++) {
+		dst = sw->port[i];
+		if (dst->sidecore == sidecore && !dst->uplink && net_port_is_up(dst))
+			dst->deliver(dst, pkt);
+	}
+}
+
+unsigned int net_switch_poll_rings(struct net_switch *sw, unsigned int sidecore,
+				   unsigned int budget)
+{
+	struct net_packet pkt;
+	unsigned int done = 0;
+	uint16_t port;
+
+	if (sidecore >= NET_MAX_SIDECORES)
+		return 0;
+	for (unsigned int from = 0; from < NET_MAX_SIDECORES; from++) {
+		struct spsc_ring *ring = sw->ring[from][sidecore];
+
+		while (ring && done < budget && spsc_ring_peek(ring, &pkt, &port)) {
+			net_switch_deliver_local(sw, sidecore, port, &pkt);
+			spsc_ring_release(ring);
+			done++;
+		}
+	}
+	return done;
+}
+
+void net_switch_account_poll(struct net_switch *sw, unsigned int sidecore,
+			     unsigned int batches, unsigned int packets)
+{
+	struct net_sidecore_stats *stats = &sw->sidecore[sidecore];
+
+	if (packets)
+		stats->busy_polls++;
+	else
+		stats->idle_polls++;
+	stats->batches += batches;
+	stats->packets += packets;
+}

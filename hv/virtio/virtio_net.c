@@ -1,0 +1,428 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * virtio_net.c - virtio-net device logic (virtio 1.1 §5.1): transmit into the
+ * switch, receive from it.
+ *
+ * Every buffer starts with struct virtio_net_hdr_v1: with VERSION_1 the
+ * header always has num_buffers (virtio 1.1 §5.1.6), wherever the driver
+ * split header and frame across descriptors (§2.6.4).
+ *
+ * Offloads pass through untouched: a TSO segment or a packet with a partial
+ * checksum from one guest reaches another guest as it was sent. A receiver
+ * that did not accept the offload (GUEST_TSO4/6, GUEST_CSUM) cannot be
+ * handed such a packet (§5.1.6.4.1), and finishing the job in software is
+ * left to the NIC path; the packet is dropped for that port and counted in
+ * rx_offloads. Linux accepts all of them whenever they are offered.
+ */
+#include <string.h>
+
+#include <linux/virtio_config.h>
+
+#include "net/net.h"
+#include "virtio/virtio_net.h"
+
+#define HDR_SIZE	sizeof(struct virtio_net_hdr_v1)
+#define NUM_BUFFERS_OFFSET offsetof(struct virtio_net_hdr_v1, num_buffers)
+#define FEATURE(bit)	(1ull << (bit))
+
+_Static_assert(NET_PACKET_MAX_SEGMENTS >= VIRTQ_CHAIN_MAX_SEGMENTS,
+	       "a transmit chain must fit in a packet");
+
+static const uint64_t offered_features =
+	FEATURE(VIRTIO_F_VERSION_1) | FEATURE(VIRTIO_NET_F_MAC) |
+	FEATURE(VIRTIO_NET_F_STATUS) | FEATURE(VIRTIO_NET_F_MRG_RXBUF) |
+	FEATURE(VIRTIO_NET_F_CSUM) | FEATURE(VIRTIO_NET_F_GUEST_CSUM) |
+	FEATURE(VIRTIO_NET_F_HOST_TSO4) | FEATURE(VIRTIO_NET_F_HOST_TSO6) |
+	FEATURE(VIRTIO_NET_F_GUEST_TSO4) | FEATURE(VIRTIO_NET_F_GUEST_TSO6) |
+	FEATURE(VIRTIO_RING_F_EVENT_IDX) | FEATURE(VIRTIO_RING_F_INDIRECT_DESC);
+
+static bool has_feature(const struct virtio_net *dev, unsigned int bit)
+{
+	return dev->features & FEATURE(bit);
+}
+
+static bool virtio_net_active(const struct virtio_net *dev)
+{
+	return __atomic_load_n(&dev->running, __ATOMIC_ACQUIRE) &&
+	       !__atomic_load_n(&dev->needs_reset, __ATOMIC_RELAXED);
+}
+
+/* A queue broke: stop the port and tell the driver through a config change. */
+static void virtio_net_fail(struct virtio_net *dev)
+{
+	if (__atomic_exchange_n(&dev->needs_reset, true, __ATOMIC_RELAXED))
+		return;
+	net_port_set_up(&dev->port, false);
+	dev->interrupt(dev, VIRTIO_NET_CONFIG_CHANGE);
+}
+
+static bool virtio_net_port_deliver(struct net_port *port, const struct net_packet *pkt)
+{
+	return virtio_net_deliver(port->ctx, pkt);
+}
+
+bool virtio_net_init(struct virtio_net *dev, const struct virtio_net_params *params)
+{
+	memset(dev, 0, sizeof(*dev));
+	dev->sw = params->sw;
+	dev->interrupt = params->interrupt;
+	dev->ctx = params->ctx;
+	dev->name = params->name;
+	for (unsigned int i = 0; i < VIRTIO_NET_QUEUES; i++)
+		virtq_init(&dev->queue[i], params->mem, params->name, i);
+
+	memcpy(dev->config.mac, params->mac, ETH_ALEN);
+	dev->config.status = VIRTIO_NET_S_LINK_UP;
+	dev->config.max_virtqueue_pairs = 1;
+
+	memcpy(dev->port.mac, params->mac, ETH_ALEN);
+	dev->port.sidecore = params->sidecore;
+	dev->port.deliver = virtio_net_port_deliver;
+	dev->port.ctx = dev;
+	return net_switch_add_port(params->sw, &dev->port);
+}
+
+uint64_t virtio_net_device_features(void)
+{
+	return offered_features;
+}
+
+bool virtio_net_set_features(struct virtio_net *dev, uint64_t features)
+{
+	bool csum = features & FEATURE(VIRTIO_NET_F_CSUM);
+	bool guest_csum = features & FEATURE(VIRTIO_NET_F_GUEST_CSUM);
+
+	if (features & ~offered_features || !(features & FEATURE(VIRTIO_F_VERSION_1)))
+		return false;
+	/* virtio 1.1 §5.1.3.1: segmentation needs checksum offload in the same direction. */
+	if (!csum && features & (FEATURE(VIRTIO_NET_F_HOST_TSO4) | FEATURE(VIRTIO_NET_F_HOST_TSO6)))
+		return false;
+	if (!guest_csum &&
+	    features & (FEATURE(VIRTIO_NET_F_GUEST_TSO4) | FEATURE(VIRTIO_NET_F_GUEST_TSO6)))
+		return false;
+	dev->features = features;
+	return true;
+}
+
+int virtio_net_enable_queue(struct virtio_net *dev, unsigned int queue,
+			    const struct virtq_layout *layout)
+{
+	if (queue >= VIRTIO_NET_QUEUES)
+		return -1;
+	if (virtq_enable(&dev->queue[queue], layout, dev->features) < 0) {
+		virtio_net_fail(dev);
+		return -1;
+	}
+	return 0;
+}
+
+void virtio_net_start(struct virtio_net *dev)
+{
+	__atomic_store_n(&dev->running, true, __ATOMIC_RELEASE);
+	if (!virtio_net_needs_reset(dev))
+		net_port_set_up(&dev->port, true);
+}
+
+void virtio_net_reset(struct virtio_net *dev)
+{
+	net_port_set_up(&dev->port, false);
+	__atomic_store_n(&dev->running, false, __ATOMIC_RELEASE);
+	for (unsigned int i = 0; i < VIRTIO_NET_QUEUES; i++)
+		virtq_reset(&dev->queue[i]);
+	dev->features = 0;
+	dev->rx_unpublished = false;
+	__atomic_store_n(&dev->needs_reset, false, __ATOMIC_RELAXED);
+}
+
+bool virtio_net_needs_reset(const struct virtio_net *dev)
+{
+	return __atomic_load_n(&dev->needs_reset, __ATOMIC_RELAXED);
+}
+
+uint32_t virtio_net_read_config(const struct virtio_net *dev, uint32_t offset,
+				unsigned int size)
+{
+	const uint8_t *bytes = (const uint8_t *)&dev->config;
+	uint32_t value = 0;
+
+	for (unsigned int i = 0; i < size && i < 4; i++) {
+		if (offset < sizeof(dev->config) && i < sizeof(dev->config) - offset)
+			value |= (uint32_t)bytes[offset + i] << (8 * i);
+	}
+	return value;
+}
+
+/* Copies the first len readable bytes of a chain to buf. */
+static void chain_read(const struct virtq_chain *chain, void *buf, uint32_t len)
+{
+	uint8_t *out = buf;
+
+	for (uint32_t i = 0; i < chain->count && len; i++) {
+		uint32_t n = chain->segment[i].len < len ? chain->segment[i].len : len;
+
+		memcpy(out, chain->segment[i].data, n);
+		out += n;
+		len -= n;
+	}
+}
+
+/*
+ * Checks a transmitted header against what was negotiated (virtio 1.1
+ * §5.1.6.2.1) and cleans it for the receiver: flags that belong to the
+ * receive side are ignored (§5.1.6.2.2), checksum fields without NEEDS_CSUM
+ * are meaningless, num_buffers is the receiver's to fill.
+ */
+static bool virtio_net_check_tx_header(const struct virtio_net *dev,
+				       struct virtio_net_hdr_v1 *hdr, uint32_t len)
+{
+	uint8_t gso = hdr->gso_type;
+
+	hdr->flags &= VIRTIO_NET_HDR_F_NEEDS_CSUM;
+	hdr->num_buffers = 0;
+	if (hdr->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM) {
+		if (!has_feature(dev, VIRTIO_NET_F_CSUM))
+			return false;
+		/* The 16-bit checksum field lies inside the frame. */
+		if ((uint32_t)hdr->csum_start + hdr->csum_offset + 2 > len)
+			return false;
+	} else {
+		hdr->csum_start = 0;
+		hdr->csum_offset = 0;
+	}
+	if (gso == VIRTIO_NET_HDR_GSO_NONE)
+		return true;
+	if (gso == VIRTIO_NET_HDR_GSO_TCPV4 && !has_feature(dev, VIRTIO_NET_F_HOST_TSO4))
+		return false;
+	if (gso == VIRTIO_NET_HDR_GSO_TCPV6 && !has_feature(dev, VIRTIO_NET_F_HOST_TSO6))
+		return false;
+	if (gso != VIRTIO_NET_HDR_GSO_TCPV4 && gso != VIRTIO_NET_HDR_GSO_TCPV6)
+		return false;
+	return hdr->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM && hdr->gso_size != 0;
+}
+
+/* Describes a transmit chain as a packet, without copying the frame. */
+static bool virtio_net_build_packet(const struct virtio_net *dev,
+				    const struct virtq_chain *chain, struct net_packet *pkt)
+{
+	uint32_t skip = HDR_SIZE;
+
+	if (chain->writable || chain->readable < HDR_SIZE + ETH_HLEN ||
+	    chain->readable - HDR_SIZE > NET_FRAME_MAX)
+		return false;
+	chain_read(chain, &pkt->hdr, HDR_SIZE);
+	pkt->len = chain->readable - HDR_SIZE;
+	pkt->count = 0;
+	for (uint32_t i = 0; i < chain->count; i++) {
+		const struct virtq_segment *seg = &chain->segment[i];
+
+		if (skip >= seg->len) {
+			skip -= seg->len;
+			continue;
+		}
+		pkt->segment[pkt->count++] = (struct net_segment){ seg->data + skip, seg->len - skip };
+		skip = 0;
+	}
+	return virtio_net_check_tx_header(dev, &pkt->hdr, pkt->len);
+}
+
+unsigned int virtio_net_poll_tx(struct virtio_net *dev, unsigned int budget)
+{
+	struct virtq *vq = &dev->queue[VIRTIO_NET_TX_QUEUE];
+	struct virtq_chain chain;
+	struct net_packet pkt;
+	unsigned int done = 0;
+	int got = 0;
+
+	if (!virtio_net_active(dev))
+		return 0;
+	while (done < budget && (got = virtq_pop(vq, &chain)) > 0) {
+		if (virtio_net_build_packet(dev, &chain, &pkt)) {
+			dev->port.stats.tx_packets++;
+			dev->port.stats.tx_bytes += pkt.len;
+			net_switch_forward(dev->sw, &dev->port, &pkt);
+		} else {
+			dev->stats.tx_malformed++;
+			dev->port.stats.tx_drops++;
+		}
+		/* The device wrote nothing into a transmit buffer. */
+		virtq_push(vq, chain.head, 0);
+		done++;
+	}
+	if (got < 0) {
+		virtio_net_fail(dev);
+		return done;
+	}
+	if (done) {
+		virtq_publish(vq);
+		if (virtq_needs_interrupt(vq))
+			dev->interrupt(dev, VIRTIO_NET_TX_QUEUE);
+	}
+	return done;
+}
+
+/* Whether the receiver negotiated what the header asks of it (§5.1.6.4.1). */
+static bool virtio_net_accepts_offloads(const struct virtio_net *dev,
+					const struct virtio_net_hdr_v1 *hdr)
+{
+	if (hdr->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM && !has_feature(dev, VIRTIO_NET_F_GUEST_CSUM))
+		return false;
+	switch (hdr->gso_type) {
+	case VIRTIO_NET_HDR_GSO_NONE:
+		return true;
+	case VIRTIO_NET_HDR_GSO_TCPV4:
+		return has_feature(dev, VIRTIO_NET_F_GUEST_TSO4);
+	case VIRTIO_NET_HDR_GSO_TCPV6:
+		return has_feature(dev, VIRTIO_NET_F_GUEST_TSO6);
+	default:
+		return false;
+	}
+}
+
+/* The byte stream a received packet becomes: header, then frame. */
+struct rx_stream {
+	const uint8_t *hdr;
+	const struct net_packet *pkt;
+	uint32_t done;
+	uint32_t total;
+};
+
+/* Copies the stream's next bytes to dst, at most room of them. */
+static uint32_t rx_stream_copy(struct rx_stream *s, uint8_t *dst, uint32_t room)
+{
+	uint32_t n;
+
+	if (s->done < HDR_SIZE) {
+		n = HDR_SIZE - s->done < room ? HDR_SIZE - s->done : room;
+		memcpy(dst, s->hdr + s->done, n);
+	} else {
+		n = s->total - s->done < room ? s->total - s->done : room;
+		n = net_packet_read(s->pkt, s->done - HDR_SIZE, dst, n);
+	}
+	s->done += n;
+	return n;
+}
+
+/* Fills a receive chain from the stream; returns the bytes written. */
+static uint32_t rx_fill_chain(const struct virtq_chain *chain, struct rx_stream *s)
+{
+	uint32_t written = 0;
+
+	for (uint32_t i = 0; i < chain->count && s->done < s->total; i++) {
+		const struct virtq_segment *seg = &chain->segment[i];
+		uint32_t off = 0;
+
+		while (off < seg->len && s->done < s->total) {
+			uint32_t n = rx_stream_copy(s, seg->data + off, seg->len - off);
+
+			if (!n)
+				return written;
+			off += n;
+			written += n;
+		}
+	}
+	return written;
+}
+
+/* Where byte offset of a chain's writable space lies. */
+static uint8_t *chain_byte(const struct virtq_chain *chain, uint32_t offset)
+{
+	for (uint32_t i = 0; i < chain->count; i++) {
+		if (offset < chain->segment[i].len)
+			return chain->segment[i].data + offset;
+		offset -= chain->segment[i].len;
+	}
+	return NULL;
+}
+
+/* Gives back the buffers a packet had taken and counts the drop. */
+static bool virtio_net_drop_rx(struct virtio_net *dev, uint16_t buffers, uint64_t *reason)
+{
+	struct virtq *vq = &dev->queue[VIRTIO_NET_RX_QUEUE];
+
+	virtq_unpush(vq, buffers);
+	virtq_unpop(vq, buffers);
+	if (reason)
+		(*reason)++;
+	dev->port.stats.rx_drops++;
+	return false;
+}
+
+/* As virtio_net_drop_rx(), for a receive queue the driver broke. */
+static bool virtio_net_break_rx(struct virtio_net *dev, const char *reason, uint64_t detail)
+{
+	virtq_break(&dev->queue[VIRTIO_NET_RX_QUEUE], reason, detail);
+	virtio_net_fail(dev);
+	dev->port.stats.rx_drops++;
+	return false;
+}
+
+bool virtio_net_deliver(struct virtio_net *dev, const struct net_packet *pkt)
+{
+	struct virtq *vq = &dev->queue[VIRTIO_NET_RX_QUEUE];
+	bool mergeable = has_feature(dev, VIRTIO_NET_F_MRG_RXBUF);
+	struct virtio_net_hdr_v1 hdr = pkt->hdr;
+	struct rx_stream s = { (const uint8_t *)&hdr, pkt, 0, HDR_SIZE + pkt->len };
+	uint8_t *num_buffers[2] = { NULL, NULL };
+	struct virtq_chain chain;
+	uint16_t buffers = 0;
+	int got;
+
+	if (!virtio_net_active(dev))
+		return virtio_net_drop_rx(dev, 0, NULL);
+	if (!virtio_net_accepts_offloads(dev, &hdr))
+		return virtio_net_drop_rx(dev, 0, &dev->stats.rx_offloads);
+	/* virtio 1.1 §5.1.6.4.1: only checksum flags the guest negotiated. */
+	hdr.flags &= has_feature(dev, VIRTIO_NET_F_GUEST_CSUM) ?
+		     VIRTIO_NET_HDR_F_NEEDS_CSUM | VIRTIO_NET_HDR_F_DATA_VALID : 0;
+	hdr.num_buffers = 1;
+
+	while (s.done < s.total) {
+		got = virtq_pop(vq, &chain);
+		if (got < 0) {
+			virtio_net_fail(dev);
+			dev->port.stats.rx_drops++;
+			return false;
+		}
+		if (got == 0)
+			return virtio_net_drop_rx(dev, buffers, &dev->stats.rx_no_buffers);
+		/*
+		 * The device must not write a device-readable buffer (§2.6.5.1);
+		 * with MRG_RXBUF every buffer holds at least a header (§5.1.6.3.1).
+		 */
+		if (chain.readable)
+			return virtio_net_break_rx(dev, "receive buffer with a device-readable part",
+						   chain.head);
+		if (mergeable && chain.writable < HDR_SIZE)
+			return virtio_net_break_rx(dev, "receive buffer smaller than the header",
+						   chain.writable);
+		if (!mergeable && chain.writable < s.total) {
+			virtq_unpop(vq, 1);
+			return virtio_net_drop_rx(dev, buffers, &dev->stats.rx_too_big);
+		}
+		if (buffers == 0) {
+			num_buffers[0] = chain_byte(&chain, NUM_BUFFERS_OFFSET);
+			num_buffers[1] = chain_byte(&chain, NUM_BUFFERS_OFFSET + 1);
+		}
+		virtq_push(vq, chain.head, rx_fill_chain(&chain, &s));
+		buffers++;
+	}
+	/* §5.1.6.4.1: num_buffers counts the buffers the packet is spread over. */
+	*num_buffers[0] = (uint8_t)buffers;
+	*num_buffers[1] = (uint8_t)(buffers >> 8);
+	dev->rx_unpublished = true;
+	dev->port.stats.rx_packets++;
+	dev->port.stats.rx_bytes += pkt->len;
+	return true;
+}
+
+void virtio_net_flush_rx(struct virtio_net *dev)
+{
+	struct virtq *vq = &dev->queue[VIRTIO_NET_RX_QUEUE];
+
+	if (!dev->rx_unpublished)
+		return;
+	dev->rx_unpublished = false;
+	virtq_publish(vq);
+	if (virtq_needs_interrupt(vq))
+		dev->interrupt(dev, VIRTIO_NET_RX_QUEUE);
+}

@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * virtio_net.h - a guest's virtio-net device (virtio 1.1 §5.1), data path:
+ * one receiveq (0) and one transmitq (1), no control queue, no multiqueue.
+ *
+ * The transport (virtio-pci) owns the registers and the device status; it
+ * calls in here for feature bits, the configuration space, queue layout and
+ * the status transitions. The device's sidecore polls transmit and takes
+ * deliveries from the switch. Interrupts leave through one callback.
+ *
+ * Threads: virtio_net_set_features(), _enable_queue() and _start() run before
+ * the device is started, virtio_net_reset() only while its sidecore leaves the
+ * device alone; the data path calls run on the owning sidecore only.
+ */
+#ifndef SIDECORE_VIRTIO_VIRTIO_NET_H
+#define SIDECORE_VIRTIO_VIRTIO_NET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <linux/virtio_net.h>
+
+#include "net/net.h"
+#include "virtio/guest_mem.h"
+#include "virtio/virtq.h"
+
+#define VIRTIO_NET_RX_QUEUE	0
+#define VIRTIO_NET_TX_QUEUE	1
+#define VIRTIO_NET_QUEUES	2
+/* Interrupt source for a configuration change (the device needs a reset). */
+#define VIRTIO_NET_CONFIG_CHANGE VIRTIO_NET_QUEUES
+
+struct virtio_net;
+
+/* source: VIRTIO_NET_RX_QUEUE, VIRTIO_NET_TX_QUEUE or VIRTIO_NET_CONFIG_CHANGE. */
+typedef void (*virtio_net_interrupt_fn)(struct virtio_net *dev, unsigned int source);
+
+/* Why packets were dropped, beyond the port's totals. */
+struct virtio_net_stats {
+	uint64_t tx_malformed;	/* bad header, frame too short or long */
+	uint64_t rx_no_buffers;	/* receiveq empty */
+	uint64_t rx_too_big;	/* without MRG_RXBUF: the next buffer too small */
+	uint64_t rx_offloads;	/* GSO or partial checksum the guest did not accept */
+};
+
+struct virtio_net {
+	struct net_port port;	/* the device's switch port; port.ctx is the device */
+	struct virtq queue[VIRTIO_NET_QUEUES];
+	struct net_switch *sw;
+	virtio_net_interrupt_fn interrupt;
+	void *ctx;		/* the integrator's (e.g. the transport) */
+	const char *name;
+	uint64_t features;	/* negotiated */
+	struct virtio_net_config config;
+	bool running;		/* DRIVER_OK */
+	bool needs_reset;	/* a queue broke: DEVICE_NEEDS_RESET */
+	bool rx_unpublished;	/* receive entries pushed but not yet published */
+	struct virtio_net_stats stats;
+};
+
+struct virtio_net_params {
+	const char *name;	/* the guest's name, for messages (kept) */
+	uint8_t mac[ETH_ALEN];
+	unsigned int sidecore;	/* index of the sidecore that serves this device */
+	const struct guest_mem *mem;
+	struct net_switch *sw;
+	virtio_net_interrupt_fn interrupt;
+	void *ctx;
+};
+
+/**
+ * virtio_net_init() - set up a device in reset state and attach it to the switch.
+ * @dev: the device
+ * @params: identity, memory, switch and interrupt callback
+ *
+ * Return: false when the switch refuses the port (full, MAC taken).
+ */
+bool virtio_net_init(struct virtio_net *dev, const struct virtio_net_params *params);
+
+/**
+ * virtio_net_device_features() - the feature bits the device offers.
+ *
+ * Return: VERSION_1, MAC, STATUS, MRG_RXBUF, CSUM, GUEST_CSUM, HOST_TSO4/6,
+ * GUEST_TSO4/6, EVENT_IDX and INDIRECT_DESC.
+ */
+uint64_t virtio_net_device_features(void);
+
+/**
+ * virtio_net_set_features() - take the driver's choice (FEATURES_OK).
+ * @dev: the device, in reset state
+ * @features: what the driver accepted
+ *
+ * Return: false, leaving the device's features alone, when the set is not a
+ * subset of the offer, lacks VERSION_1, or breaks a dependency of
+ * virtio 1.1 §5.1.3.1; the transport then leaves FEATURES_OK clear.
+ */
+bool virtio_net_set_features(struct virtio_net *dev, uint64_t features);
+
+/**
+ * virtio_net_enable_queue() - the driver enabled a queue (queue_enable = 1).
+ * @dev: the device
+ * @queue: VIRTIO_NET_RX_QUEUE or VIRTIO_NET_TX_QUEUE
+ * @layout: size and ring addresses the driver programmed
+ *
+ * Return: 0, or -1 when the layout is unusable: the device then needs a reset.
+ */
+int virtio_net_enable_queue(struct virtio_net *dev, unsigned int queue,
+			    const struct virtq_layout *layout);
+
+/**
+ * virtio_net_start() - the driver set DRIVER_OK: the port goes up.
+ * @dev: the device
+ */
+void virtio_net_start(struct virtio_net *dev);
+
+/**
+ * virtio_net_reset() - the driver wrote 0 to the device status.
+ * @dev: the device; its port goes down, queues and features are forgotten
+ */
+void virtio_net_reset(struct virtio_net *dev);
+
+/**
+ * virtio_net_needs_reset() - whether DEVICE_NEEDS_RESET should be reported.
+ * @dev: the device
+ *
+ * Return: true once a queue broke, until virtio_net_reset().
+ */
+bool virtio_net_needs_reset(const struct virtio_net *dev);
+
+/**
+ * virtio_net_read_config() - read the device configuration space.
+ * @dev: the device
+ * @offset: byte offset into struct virtio_net_config
+ * @size: 1, 2 or 4 bytes
+ *
+ * Return: the little-endian value; bytes past the structure read as 0.
+ */
+uint32_t virtio_net_read_config(const struct virtio_net *dev, uint32_t offset,
+				unsigned int size);
+
+/**
+ * virtio_net_poll_tx() - forward what the guest transmitted.
+ * @dev: the device
+ * @budget: most packets to take
+ *
+ * Each packet goes to the switch without a copy; its buffers go back to the
+ * guest once the switch is done with them. Raises the transmitq interrupt
+ * when the guest asked for it.
+ *
+ * Return: packets taken from the transmitq (dropped ones included).
+ */
+unsigned int virtio_net_poll_tx(struct virtio_net *dev, unsigned int budget);
+
+/**
+ * virtio_net_deliver() - copy a packet into the guest's receive buffers.
+ * @dev: the device, on its own sidecore
+ * @pkt: the packet
+ *
+ * Uses as many buffers as the packet needs with MRG_RXBUF, otherwise one
+ * that holds it all. Never waits: without buffers the packet is dropped and
+ * counted. The guest sees it after virtio_net_flush_rx().
+ *
+ * Return: true when delivered.
+ */
+bool virtio_net_deliver(struct virtio_net *dev, const struct net_packet *pkt);
+
+/**
+ * virtio_net_flush_rx() - publish delivered packets; interrupt if asked for.
+ * @dev: the device
+ */
+void virtio_net_flush_rx(struct virtio_net *dev);
+
+#endif
