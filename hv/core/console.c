@@ -30,6 +30,11 @@ static bool drain_requested;
 
 void console_drain(void)
 {
+	/* Only the drainer writes: a polling sidecore must not wait on the UART. */
+	if (drainer != NO_DRAINER && this_cpu()->cpu != drainer)
+		return;
+	if (__atomic_load_n(&ring_head, __ATOMIC_ACQUIRE) == ring_tail)
+		return;
 	spin_lock(&drain_lock);
 	__atomic_store_n(&drain_requested, false, __ATOMIC_RELEASE);
 	for (;;) {

@@ -11,7 +11,7 @@ void panic(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn))
 
 /* From now on cpu writes the console out; the others only queue lines. */
 void console_set_drainer(unsigned int cpu);
-/* Writes out everything queued (the drainer's idle loop). */
+/* Writes out everything queued, when called on the drainer; otherwise nothing. */
 void console_drain(void);
 
 #endif

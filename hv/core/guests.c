@@ -12,6 +12,7 @@
 #include "core/console.h"
 #include "core/guests.h"
 #include "core/percpu.h"
+#include "core/sidecore.h"
 #include "lib/printf.h"
 #include "mm/page_alloc.h"
 #include "vm/vm.h"
@@ -75,6 +76,11 @@ static void guests_create_one(const struct config_guest *cg, const struct plan_g
 			  (const void *)(uintptr_t)kernel->start, kernel->end - kernel->start,
 			  initrd ? (const void *)(uintptr_t)initrd->start : NULL,
 			  initrd ? initrd->end - initrd->start : 0)) {
+		printk("guest %s: not started\n", cg->name);
+		return;
+	}
+	g->has_net = guest_net_create(&g->net, g, sidecore_of_cpu(pg->sidecore), cg->mac);
+	if (!g->has_net) {
 		printk("guest %s: not started\n", cg->name);
 		return;
 	}
@@ -144,6 +150,11 @@ void guests_print_summary(const struct topology *topo)
 
 void guests_start(void)
 {
+	/* Sidecores other than the caller wait in HLT until told their role. */
+	for (unsigned int c = 0; c < MAX_CPUS; c++)
+		if (percpu[c].online && percpu[c].role == CPU_ROLE_SIDECORE &&
+		    c != this_cpu()->cpu)
+			lapic_send_ipi(percpu[c].apic_id, VECTOR_WAKEUP);
 	for (unsigned int i = 0; i < guest_count; i++)
 		for (unsigned int v = 0; v < guests[i].vcpu_count; v++)
 			lapic_send_ipi(percpu[guests[i].vcpu[v].cpu].apic_id, VECTOR_WAKEUP);

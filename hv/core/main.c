@@ -18,6 +18,7 @@
 #include "core/bootinfo.h"
 #include "core/console.h"
 #include "core/percpu.h"
+#include "core/sidecore.h"
 #include "core/guests.h"
 #include "drivers/serial.h"
 #include "lib/printf.h"
@@ -37,6 +38,7 @@ static struct topology topo;
 static struct memmap free_ram;
 static struct memmap node_ram;
 static struct config config;
+static bool booted;	/* roles are final: sidecores may start */
 
 /* The boot map covers 4 GiB until paging_init; after it, all RAM. */
 static const void *acpi_map_identity(uint64_t phys, uint64_t len, void *ctx)
@@ -145,6 +147,8 @@ static void ap_main(unsigned int cpu)
 			this_cpu()->vcpu = NULL;
 			this_cpu()->role = CPU_ROLE_IDLE;
 		}
+		if (booted && this_cpu()->role == CPU_ROLE_SIDECORE)
+			sidecore_run(sidecore_of_cpu(cpu));
 		cpu_idle();
 	}
 }
@@ -269,14 +273,18 @@ void hv_main(uint32_t magic, const void *mbi)
 	main_probe_vmx(bsp_cpu);
 
 	guests_assign_roles(&topo, &config);
+	sidecore_setup();
 	main_print_nodes();
 	main_print_vmx();
 	guests_create(&config, &boot);
 	guests_print_summary(&topo);
 	printk("boot: done\n");
 	console_set_drainer(bsp_cpu);
+	__atomic_store_n(&booted, true, __ATOMIC_RELEASE);
 	guests_start();
 
+	if (percpu[bsp_cpu].role == CPU_ROLE_SIDECORE)
+		sidecore_run(sidecore_of_cpu(bsp_cpu));
 	for (;;) {
 		console_drain();
 		cpu_idle();

@@ -103,6 +103,12 @@ struct net_switch {
  */
 size_t net_packet_read(const struct net_packet *pkt, uint32_t offset, void *buf, size_t len);
 
+/**
+ * net_port_is_up() - whether the switch may hand the port packets.
+ * @port: the port
+ *
+ * Return: the flag net_port_set_up() last stored.
+ */
 static inline bool net_port_is_up(const struct net_port *port)
 {
 	return __atomic_load_n(&port->up, __ATOMIC_ACQUIRE);

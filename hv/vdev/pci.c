@@ -108,7 +108,7 @@ static struct pci_device *pci_lookup(struct pci_bus *bus, unsigned int busno,
 
 static uint32_t pci_all_ones(unsigned int size)
 {
-	return size == 4 ? 0xffffffffu : (1u << (8 * size)) - 1;
+	return size >= 4 ? 0xffffffffu : (1u << (8 * size)) - 1;
 }
 
 static struct pci_device *pci_cf8_target(struct pci_bus *bus, uint16_t port,

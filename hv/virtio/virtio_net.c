@@ -64,6 +64,9 @@ static bool virtio_net_port_deliver(struct net_port *port, const struct net_pack
 bool virtio_net_init(struct virtio_net *dev, const struct virtio_net_params *params)
 {
 	memset(dev, 0, sizeof(*dev));
+	/* IEEE 802: the low bit of the first octet marks a group address. */
+	if (!params->mem || !params->sw || !params->interrupt || params->mac[0] & 1)
+		return false;
 	dev->sw = params->sw;
 	dev->interrupt = params->interrupt;
 	dev->ctx = params->ctx;
@@ -79,7 +82,7 @@ bool virtio_net_init(struct virtio_net *dev, const struct virtio_net_params *par
 	dev->port.sidecore = params->sidecore;
 	dev->port.deliver = virtio_net_port_deliver;
 	dev->port.ctx = dev;
-	return net_switch_add_port(params->sw, &dev->port);
+	return true;
 }
 
 uint64_t virtio_net_device_features(void)
@@ -314,6 +317,7 @@ static uint32_t rx_fill_chain(const struct virtq_chain *chain, struct rx_stream 
 		while (off < seg->len && s->done < s->total) {
 			uint32_t n = rx_stream_copy(s, seg->data + off, seg->len - off);
 
+			/* A packet shorter than its len: stop rather than spin. */
 			if (!n)
 				return written;
 			off += n;

@@ -69,11 +69,14 @@ struct virtio_net_params {
 };
 
 /**
- * virtio_net_init() - set up a device in reset state and attach it to the switch.
+ * virtio_net_init() - set up a device in reset state, its port down.
  * @dev: the device
  * @params: identity, memory, switch and interrupt callback
  *
- * Return: false when the switch refuses the port (full, MAC taken).
+ * The caller then attaches dev->port with net_switch_add_port().
+ *
+ * Return: false when params lack memory, switch or callback, or the MAC is
+ * not an individual address.
  */
 bool virtio_net_init(struct virtio_net *dev, const struct virtio_net_params *params);
 

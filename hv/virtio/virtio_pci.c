@@ -123,7 +123,7 @@ static void msix_send(struct virtio_pci *fn, unsigned int vector)
 	fn->send_msi(fn->msi_ctx, (uint64_t)e->address_hi << 32 | e->address_lo, e->data);
 }
 
-/* A masked vector's message waits in the PBA until it is unmasked (§6.8.2.9). */
+/* A masked vector's message waits in the PBA until it is unmasked (PCI 3.0 §6.8.2.9). */
 static void msix_signal(struct virtio_pci *fn, unsigned int vector)
 {
 	if (vector >= vector_count(fn))
@@ -164,12 +164,12 @@ static uint32_t *msix_field(struct virtio_pci *fn, uint32_t offset)
 	}
 }
 
-/* Table entries take dword accesses only (§6.8.2: others are undefined). */
+/* Table entries take dword accesses only (PCI 3.0 §6.8.2: others are undefined). */
 static void msix_table_write(struct virtio_pci *fn, uint32_t offset, uint32_t value)
 {
 	switch (offset % PCI_MSIX_ENTRY_SIZE) {
 	case PCI_MSIX_ENTRY_LOWER_ADDR:
-		value &= ~3u;	/* §6.8.2.6: the address is dword aligned */
+		value &= ~3u;	/* PCI 3.0 §6.8.2.6: dword aligned */
 		break;
 	case PCI_MSIX_ENTRY_VECTOR_CTRL:
 		value &= PCI_MSIX_ENTRY_CTRL_MASKBIT;	/* the rest is reserved */
@@ -351,7 +351,7 @@ static uint32_t common_read(struct virtio_pci *fn, uint32_t offset)
 	}
 }
 
-/* §4.1.4.3.2: the driver may write only bits of device_feature; others void FEATURES_OK. */
+/* §4.1.4.3.1: bits not in device_feature are invalid; kept, they void FEATURES_OK. */
 static void driver_features_write(struct virtio_pci *fn, uint32_t value)
 {
 	unsigned int shift = 32 * fn->driver_feature_select;
@@ -372,7 +372,7 @@ static void queue_enable(struct virtio_pci *fn, struct virtio_pci_queue *q)
 	if (q->desc % 16 || q->driver % 2 || q->device % 4 ||
 	    (fn->ops->queue_enable &&
 	     !fn->ops->queue_enable(fn->ctx, index, q->size, q->desc, q->driver, q->device))) {
-		log_msg("virtio-pci %04x: queue %u refused (desc 0x%llx driver 0x%llx device 0x%llx)",
+		log_msg("virtio-pci %04x: queue %u refused (rings 0x%llx 0x%llx 0x%llx)",
 			VIRTIO_PCI_DEVICE_BASE + fn->ops->device_id, index,
 			(unsigned long long)q->desc, (unsigned long long)q->driver,
 			(unsigned long long)q->device);
@@ -548,7 +548,7 @@ static void config_written(struct pci_device *dev, unsigned int offset, unsigned
 	struct virtio_pci *fn = dev->ctx;
 
 	if (overlaps(offset, size, MSIX_FLAGS, 2))
-		msix_deliver_pending(fn);	/* enabled or unmasked: §6.8.2.3 */
+		msix_deliver_pending(fn);	/* enabled or unmasked: PCI 3.0 §6.8.2.3 */
 	if (overlaps(offset, size, WINDOW_DATA, 4))
 		window_write(fn);
 	window_refresh(fn);
@@ -621,9 +621,11 @@ static bool ops_valid(const struct virtio_pci_device_ops *ops)
 {
 	uint16_t size = ops->queue_size_max;
 
+	/* No queue_reset field follows queue_used_hi here, so no VIRTIO_F_RING_RESET. */
 	return ops->device_id <= VIRTIO_PCI_DEVICE_ID_MAX && ops->num_queues &&
 	       ops->num_queues <= VIRTIO_PCI_QUEUES_MAX && size && !(size & (size - 1)) &&
-	       size <= 32768 && ops->config_size <= VIRTIO_PCI_CONFIG_MAX;
+	       size <= 32768 && ops->config_size <= VIRTIO_PCI_CONFIG_MAX &&
+	       !(ops->features & 1ull << VIRTIO_F_RING_RESET);
 }
 
 /**
@@ -650,7 +652,7 @@ bool virtio_pci_init(struct virtio_pci *fn, const struct virtio_pci_device_ops *
 	uint16_t device = (uint16_t)(VIRTIO_PCI_DEVICE_BASE + ops->device_id);
 
 	if (!ops_valid(ops) || !send_msi || bar_address % VIRTIO_PCI_BAR_SIZE) {
-		log_msg("virtio-pci: device type %u: bad queues, config size, MSI sink or BAR 0x%llx",
+		log_msg("virtio-pci: device type %u: bad ops, MSI sink or BAR 0x%llx",
 			ops->device_id, (unsigned long long)bar_address);
 		return false;
 	}
@@ -659,7 +661,7 @@ bool virtio_pci_init(struct virtio_pci *fn, const struct virtio_pci_device_ops *
 	fn->ctx = ctx;
 	fn->send_msi = send_msi;
 	fn->msi_ctx = msi_ctx;
-	fn->offered = ops->features | 1ull << VIRTIO_F_VERSION_1;	/* §6.1 */
+	fn->offered = ops->features | 1ull << VIRTIO_F_VERSION_1;	/* §6.2 */
 
 	pci_device_init(&fn->pci, VIRTIO_PCI_VENDOR, device,
 			ops->device_id == VIRTIO_ID_NET ? PCI_CLASS_CODE_ETHERNET :
@@ -673,7 +675,7 @@ bool virtio_pci_init(struct virtio_pci *fn, const struct virtio_pci_device_ops *
 	fn->pci.ctx = fn;
 
 	for (unsigned int v = 0; v < vector_count(fn); v++)
-		fn->msix[v].control = PCI_MSIX_ENTRY_CTRL_MASKBIT;	/* §6.8.2.9 */
+		fn->msix[v].control = PCI_MSIX_ENTRY_CTRL_MASKBIT;	/* PCI 3.0 §6.8.2.9 */
 	device_reset(fn);
 	window_refresh(fn);
 	return true;

@@ -23,10 +23,10 @@
 #include "vdev/pci.h"
 
 #define VIRTIO_PCI_QUEUES_MAX	64
-#define VIRTIO_PCI_VECTORS_MAX	(VIRTIO_PCI_QUEUES_MAX + 1)	/* + configuration change */
+#define VIRTIO_PCI_VECTORS_MAX	(VIRTIO_PCI_QUEUES_MAX + 1)	/* + config change */
 #define VIRTIO_PCI_BAR_SIZE	0x4000ull	/* BAR 0: 16 KiB, four 4 KiB pages */
 #define VIRTIO_PCI_CONFIG_MAX	0x1000u		/* device-specific config: one page */
-#define VIRTIO_PCI_NO_NOTIFY	(-1)		/* virtio_pci_bar_write(): no queue kicked */
+#define VIRTIO_PCI_NO_NOTIFY	(-1)		/* virtio_pci_bar_write(): no kick */
 
 /*
  * Delivers one MSI-X message: address (0xfeeXXXXX: destination APIC ID and
@@ -41,7 +41,7 @@ typedef void (*virtio_pci_msi_fn)(void *ctx, uint64_t address, uint32_t data);
  */
 struct virtio_pci_device_ops {
 	uint16_t device_id;		/* VIRTIO_ID_NET, VIRTIO_ID_VSOCK (§5) */
-	uint64_t features;		/* offered; the transport adds VIRTIO_F_VERSION_1 */
+	uint64_t features;		/* offered; VERSION_1 is added, RING_RESET refused */
 	uint16_t num_queues;		/* 1 .. VIRTIO_PCI_QUEUES_MAX */
 	uint16_t queue_size_max;	/* a power of two, at most 32768 (§2.6) */
 	uint16_t config_size;		/* bytes of device-specific config, <= CONFIG_MAX */
@@ -116,9 +116,9 @@ uint64_t virtio_pci_bar_read(struct virtio_pci *fn, uint64_t offset, unsigned in
 int virtio_pci_bar_write(struct virtio_pci *fn, uint64_t offset, unsigned int size,
 			 uint64_t value);
 
-/* Device side: a used-buffer notification for queue (§4.1.5.4). */
+/* Device side: a used-buffer notification for queue (§4.1.5.3). */
 void virtio_pci_interrupt(struct virtio_pci *fn, unsigned int queue);
-/* Device side: the device-specific config changed (§4.1.5.3). */
+/* Device side: the device-specific config changed (§4.1.5.4). */
 void virtio_pci_config_interrupt(struct virtio_pci *fn);
 /* Device side: the device is broken until the driver resets it (§2.1.2). */
 void virtio_pci_mark_needs_reset(struct virtio_pci *fn);

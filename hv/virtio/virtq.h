@@ -208,6 +208,13 @@ bool virtq_enable_notify(struct virtq *vq);
  */
 void virtq_break(struct virtq *vq, const char *reason, uint64_t detail);
 
+/**
+ * virtq_is_broken() - whether the driver broke a rule of the ring.
+ * @vq: the queue
+ *
+ * Return: true from the first violation until virtq_reset(); broken_reason
+ * then says which.
+ */
 static inline bool virtq_is_broken(const struct virtq *vq)
 {
 	return vq->broken;

@@ -12,6 +12,7 @@
 #include "arch/tsc.h"
 #include "arch/x86.h"
 #include "core/console.h"
+#include "core/sidecore.h"
 #include "lib/printf.h"
 #include "vm/guest_layout.h"
 #include "vm/vm.h"
@@ -233,8 +234,14 @@ static uint32_t vcpu_io_in(struct vcpu *v, uint16_t port, unsigned int size)
 
 	if (port >= UART_COM1_BASE && port < UART_COM1_BASE + UART_PORTS && size == 1)
 		return uart_read(&g->uart, port - UART_COM1_BASE);
-	if (port >= PCI_CONFIG_ADDRESS_PORT && port < PCI_CONFIG_DATA_PORT + 4)
-		return pci_io_read(&g->pci, port, size);
+	if (port >= PCI_CONFIG_ADDRESS_PORT && port < PCI_CONFIG_DATA_PORT + 4) {
+		uint32_t value;
+
+		guest_pci_lock(g);
+		value = pci_io_read(&g->pci, port, size);
+		guest_pci_unlock(g);
+		return value;
+	}
 	if (port == GUEST_SLEEP_CONTROL_PORT || port == GUEST_SLEEP_STATUS_PORT)
 		return 0;
 	vcpu_log_port_once(v, port, true);
@@ -248,13 +255,16 @@ static void vcpu_io_out(struct vcpu *v, uint16_t port, unsigned int size, uint32
 	if (port >= UART_COM1_BASE && port < UART_COM1_BASE + UART_PORTS && size == 1) {
 		uart_write(&g->uart, port - UART_COM1_BASE, (uint8_t)value);
 	} else if (port >= PCI_CONFIG_ADDRESS_PORT && port < PCI_CONFIG_DATA_PORT + 4) {
+		guest_pci_lock(g);
 		pci_io_write(&g->pci, port, size, value);
+		guest_pci_unlock(g);
 	} else if (port == GUEST_SLEEP_CONTROL_PORT) {
 		if ((value & SLEEP_ENABLE) &&
 		    ((value >> SLEEP_TYPE_SHIFT) & SLEEP_TYPE_MASK) == GUEST_SLP_TYP_S5)
 			vcpu_stop(v, VCPU_STOP_POWEROFF, "powered off");
 	} else if (port == GUEST_COUNTERS_PORT) {
 		guest_print_counters(g);
+		sidecore_print_counters();
 	} else if (port != GUEST_SLEEP_STATUS_PORT) {
 		vcpu_log_port_once(v, port, false);
 	}
@@ -315,24 +325,51 @@ static uint32_t vcpu_mmio_mask(unsigned int size)
 	return size >= 4 ? 0xffffffffu : (1u << (8 * size)) - 1;
 }
 
+/* A BAR of an emulated PCI function: the guest's virtio-net device. */
+static bool vcpu_emulate_bar(struct vcpu *v, uint64_t gpa, const struct decode_insn *insn)
+{
+	struct guest *g = v->guest;
+	uint64_t value = insn->write ? decode_write_value(insn, (uint64_t *)&v->regs) : 0;
+	bool notify;
+
+	if (!g->has_net || !guest_net_mmio(&g->net, gpa, insn->size, insn->write, &value,
+					   &notify))
+		return vcpu_fail(v, "access to %#lx, where no BAR is", gpa);
+	if (insn->write)
+		v->doorbells += notify;
+	else
+		vcpu_mmio_load(v, insn, value);
+	return true;
+}
+
 static bool vcpu_handle_ept_violation(struct vcpu *v)
 {
 	uint64_t gpa = vmcs_read(VMCS_GUEST_PHYSICAL_ADDR);
+	bool ecam = gpa >= GUEST_ECAM_GPA && gpa < GUEST_ECAM_GPA + GUEST_ECAM_SIZE;
+	bool bar = gpa >= GUEST_PCI_MMIO_GPA && gpa < GUEST_PCI_MMIO_GPA + GUEST_PCI_MMIO_SIZE;
 	struct decode_insn insn;
 
-	if (gpa < GUEST_ECAM_GPA || gpa >= GUEST_ECAM_GPA + GUEST_ECAM_SIZE)
+	if (!ecam && !bar)
 		return vcpu_fail(v, "access to unmapped guest-physical address %#lx (%s)", gpa,
 				 vmcs_read(VMCS_EXIT_QUALIFICATION) & EPT_ACCESS_WRITE ?
 				 "write" : "read");
 	if (!vcpu_decode_mmio(v, gpa, &insn))
 		return false;
-	if (insn.size > 4)
+	if (bar) {
+		if (!vcpu_emulate_bar(v, gpa, &insn))
+			return false;
+	} else if (insn.size > 4) {
 		return vcpu_fail(v, "%u-byte PCI configuration access", insn.size);
-	if (insn.write)
-		pci_ecam_write(&v->guest->pci, gpa - GUEST_ECAM_GPA, insn.size,
-			       (uint32_t)decode_write_value(&insn, (uint64_t *)&v->regs));
-	else
-		vcpu_mmio_load(v, &insn, pci_ecam_read(&v->guest->pci, gpa - GUEST_ECAM_GPA, insn.size));
+	} else {
+		guest_pci_lock(v->guest);
+		if (insn.write)
+			pci_ecam_write(&v->guest->pci, gpa - GUEST_ECAM_GPA, insn.size,
+				       (uint32_t)decode_write_value(&insn, (uint64_t *)&v->regs));
+		else
+			vcpu_mmio_load(v, &insn, pci_ecam_read(&v->guest->pci,
+							       gpa - GUEST_ECAM_GPA, insn.size));
+		guest_pci_unlock(v->guest);
+	}
 	vmcs_write(VMCS_GUEST_RIP, vmcs_read(VMCS_GUEST_RIP) + insn.length);
 	return true;
 }

@@ -9,6 +9,7 @@
 #include "arch/lapic.h"
 #include "core/console.h"
 #include "core/percpu.h"
+#include "core/sidecore.h"
 #include "lib/printf.h"
 #include "mm/page_alloc.h"
 #include "vm/guest_acpi.h"
@@ -127,6 +128,18 @@ bool guest_create(struct guest *g, unsigned int id, const struct config_guest *c
 	return guest_load(g);
 }
 
+void guest_pci_lock(struct guest *g)
+{
+	if (g->has_net)
+		spin_lock(&g->net.sidecore->lock);
+}
+
+void guest_pci_unlock(struct guest *g)
+{
+	if (g->has_net)
+		spin_unlock(&g->net.sidecore->lock);
+}
+
 void guest_print_counters(const struct guest *g)
 {
 	for (unsigned int i = 0; i < g->vcpu_count; i++) {
@@ -134,9 +147,10 @@ void guest_print_counters(const struct guest *g)
 		char line[768];
 		int len;
 
-		len = snprintf(line, sizeof(line), "counters: guest %s vcpu %u state %s exits %lu irqs %lu faults %lu kicks %lu",
+		len = snprintf(line, sizeof(line), "counters: guest %s vcpu %u state %s exits %lu irqs %lu faults %lu kicks %lu doorbells %lu",
 			       g->name, i, guest_state_name(g->state), v->exits_total,
-			       v->lapic.raised, v->exceptions_injected, v->posted_kicks);
+			       v->lapic.raised, v->exceptions_injected, v->posted_kicks,
+			       v->doorbells);
 		for (unsigned int r = 0; r < EXIT_REASON_COUNT && len < (int)sizeof(line); r++)
 			if (v->exits[r])
 				len += snprintf(line + len, sizeof(line) - len, " %s=%lu",
@@ -186,6 +200,9 @@ void guest_run_vcpu(struct vcpu *v)
 		memset(v->exits, 0, sizeof(v->exits));
 		v->exits_total = 0;
 		v->exceptions_injected = 0;
+		v->doorbells = 0;
+		if (g->has_net)
+			guest_net_reset(&g->net);
 		if (!guest_load(g)) {
 			g->state = GUEST_CRASHED;
 			return;

@@ -14,6 +14,7 @@
 #include "vdev/pci.h"
 #include "vdev/uart.h"
 #include "vdev/vlapic.h"
+#include "vm/guest_net.h"
 #include "vmx/ept.h"
 #include "vmx/vmcs.h"
 
@@ -73,6 +74,7 @@ struct vcpu {
 	uint64_t exits[EXIT_REASON_COUNT];
 	uint64_t exits_total;
 	uint64_t exceptions_injected;
+	uint64_t doorbells;		/* virtqueue notifications the guest wrote */
 	enum vcpu_stop stop;
 	char stop_reason[96];
 };
@@ -106,6 +108,9 @@ struct guest {
 	unsigned int vcpu_count;
 	struct vcpu vcpu[GUEST_MAX_VCPUS];
 
+	bool has_net;
+	struct guest_net net;		/* virtio-net at PCI slot 1 */
+
 	uint8_t io_port_logged[65536 / 8];	/* unclaimed ports reported once */
 };
 
@@ -138,6 +143,10 @@ void vcpu_dump(struct vcpu *v);
 
 /* vcpu_exit.c: one handler per exit reason; false ends the run loop. */
 bool vcpu_handle_exit(struct vcpu *v, uint32_t reason);
+
+/* Serialises the guest's PCI configuration and BAR accesses with its sidecore. */
+void guest_pci_lock(struct guest *guest);
+void guest_pci_unlock(struct guest *guest);
 
 /* vcpu_memory.c: guest memory as the vCPU sees it. */
 void *guest_gpa_to_host(const struct guest *guest, uint64_t gpa, uint64_t len);

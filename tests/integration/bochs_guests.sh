@@ -28,8 +28,9 @@ check_platform() {
 	[ -n "$kb" ] && [ "$kb" -le $((mib * 1024)) ] && [ "$kb" -ge $(((mib - 64) * 1024)) ]
 	tap_result $? "$g MemTotal ${kb:-?} kB is ${mib} MiB less the kernel's own reservations"
 	host_khz=$(clean "$log" | sed -nE 's/^tsc: ([0-9]+) kHz from .*/\1/p')
+	# Linux prints "MHz TSC" only when it differs from the "MHz processor" line.
 	guest_khz=$(guest_lines "$log" "$g" |
-		sed -nE 's/.*tsc: Detected ([0-9]+)\.([0-9]{3}) MHz TSC.*/\1\2/p' | head -1)
+		sed -nE 's/.*tsc: Detected ([0-9]+)\.([0-9]{3}) MHz (processor|TSC).*/\1\2/p' | tail -1)
 	[ -n "$guest_khz" ] && [ "$((10#$guest_khz))" = "$host_khz" ]
 	tap_result $? "$g TSC is the hypervisor's $host_khz kHz (guest: ${guest_khz:-none})"
 	! guest_lines "$log" "$g" | grep -qiE 'Fast TSC calibration|TSC calibration using PIT|calibrate.*PIT|PIT calibration'

@@ -209,7 +209,8 @@ static void probe_caps(struct fixture *f, struct probe *p)
 				.length = cfg_read(f, pos + VIRTIO_PCI_CAP_LENGTH, 4),
 			};
 			if (type == VIRTIO_PCI_CAP_NOTIFY_CFG)
-				p->notify_multiplier = cfg_read(f, pos + VIRTIO_PCI_NOTIFY_CAP_MULT, 4);
+				p->notify_multiplier =
+					cfg_read(f, pos + VIRTIO_PCI_NOTIFY_CAP_MULT, 4);
 		}
 		pos = cfg_read(f, pos + PCI_CAP_LIST_NEXT, 1) & ~3u;
 	}
@@ -386,6 +387,30 @@ static int fixture_setup(void **state)
 	return fixture_setup_ops(state, &net_ops);
 }
 
+static int fixture_setup_vsock(void **state)
+{
+	struct virtio_pci_device_ops ops = net_ops;
+
+	ops.device_id = VIRTIO_ID_VSOCK;
+	return fixture_setup_ops(state, &ops);
+}
+
+static int fixture_setup_no_config(void **state)
+{
+	struct virtio_pci_device_ops ops = net_ops;
+
+	ops.config_size = 0;
+	return fixture_setup_ops(state, &ops);
+}
+
+static int fixture_setup_largest(void **state)
+{
+	struct virtio_pci_device_ops ops = net_ops;
+
+	ops.num_queues = VIRTIO_PCI_QUEUES_MAX;
+	return fixture_setup_ops(state, &ops);
+}
+
 static int fixture_teardown(void **state)
 {
 	test_free(*state);
@@ -413,15 +438,10 @@ static void test_identity_net(void **state)
 
 static void test_identity_vsock(void **state)
 {
-	struct fixture *f;
-	struct virtio_pci_device_ops ops = net_ops;
+	struct fixture *f = *state;
 
-	(void)state;
-	ops.device_id = VIRTIO_ID_VSOCK;
-	assert_int_equal(fixture_setup_ops((void **)&f, &ops), 0);
 	assert_int_equal(cfg_read(f, PCI_DEVICE_ID, 2), 0x1053);
 	assert_int_equal(cfg_read(f, PCI_CLASS_DEVICE, 2), 0xff00);
-	test_free(f);
 }
 
 static void test_capabilities(void **state)
@@ -442,7 +462,7 @@ static void test_capabilities(void **state)
 		assert_int_equal(r->pos % 4, 0);
 		assert_int_equal(r->bar, 0);
 		assert_true((uint64_t)r->offset + r->length <= VIRTIO_PCI_BAR_SIZE);
-		assert_true(cfg_read(f, r->pos + PCI_CAP_LIST_NEXT + 1, 1) >=
+		assert_true(cfg_read(f, r->pos + VIRTIO_PCI_CAP_LEN, 1) >=
 			    sizeof(struct virtio_pci_cap));
 	}
 	/* vp_modern_probe(): minimum lengths and alignments. */
@@ -476,12 +496,8 @@ static void test_capabilities(void **state)
 
 static void test_no_device_cap_without_config(void **state)
 {
-	struct fixture *f;
-	struct virtio_pci_device_ops ops = net_ops;
+	struct fixture *f = *state;
 
-	(void)state;
-	ops.config_size = 0;
-	assert_int_equal(fixture_setup_ops((void **)&f, &ops), 0);
 	assert_false(f->probe.cap[VIRTIO_PCI_CAP_DEVICE_CFG].found);
 	assert_true(f->probe.cap[VIRTIO_PCI_CAP_COMMON_CFG].found);
 	assert_true(f->probe.msix_pos);
@@ -489,7 +505,6 @@ static void test_no_device_cap_without_config(void **state)
 	/* Where the device config would be, nothing answers. */
 	assert_int_equal(virtio_pci_bar_read(&f->fn, 0x1000, 4), 0);
 	assert_int_equal(f->dev.config_reads, 0);
-	test_free(f);
 }
 
 static void test_capabilities_read_only(void **state)
@@ -521,7 +536,7 @@ static void test_bar_sizing_and_moving(void **state)
 {
 	struct fixture *f = *state;
 	uint64_t moved = BAR_GPA + 0x10000;
-	uint32_t lo, hi;
+	uint32_t lo, hi, mask;
 
 	assert_int_equal(virtio_pci_bar_address(&f->fn), BAR_GPA);
 	/* __pci_read_base(): decoding off, all ones, read the mask, restore. */
@@ -531,8 +546,8 @@ static void test_bar_sizing_and_moving(void **state)
 	assert_int_equal(lo & PCI_BASE_ADDRESS_MEM_TYPE_MASK, PCI_BASE_ADDRESS_MEM_TYPE_64);
 	cfg_write(f, PCI_BASE_ADDRESS_0, 4, 0xffffffff);
 	cfg_write(f, PCI_BASE_ADDRESS_1, 4, 0xffffffff);
-	assert_int_equal(~(cfg_read(f, PCI_BASE_ADDRESS_0, 4) & PCI_BASE_ADDRESS_MEM_MASK) + 1,
-			 VIRTIO_PCI_BAR_SIZE);
+	mask = cfg_read(f, PCI_BASE_ADDRESS_0, 4) & (uint32_t)PCI_BASE_ADDRESS_MEM_MASK;
+	assert_int_equal((uint32_t)(~mask + 1), VIRTIO_PCI_BAR_SIZE);
 	assert_int_equal(cfg_read(f, PCI_BASE_ADDRESS_1, 4), 0xffffffff);
 	cfg_write(f, PCI_BASE_ADDRESS_0, 4, lo);
 	cfg_write(f, PCI_BASE_ADDRESS_1, 4, hi);
@@ -631,14 +646,20 @@ static void test_features_refused(void **state)
 	refused(f, 1ull << VIRTIO_NET_F_MAC);
 }
 
+/* Words past 1 hold no offered bit: the device drops them, FEATURES_OK stands. */
 static void test_unoffered_high_words_dropped(void **state)
 {
 	struct fixture *f = *state;
 
+	add_status(f, VIRTIO_CONFIG_S_ACKNOWLEDGE);
+	add_status(f, VIRTIO_CONFIG_S_DRIVER);
+	driver_features_write(f, VERSION_1);
 	common_write(f, VIRTIO_PCI_COMMON_GFSELECT, 4, 2);
 	common_write(f, VIRTIO_PCI_COMMON_GF, 4, 0xffffffff);
 	assert_int_equal(common_read(f, VIRTIO_PCI_COMMON_GF, 4), 0);
-	driver_negotiate(f, VERSION_1);
+	add_status(f, VIRTIO_CONFIG_S_FEATURES_OK);
+	assert_true(status(f) & VIRTIO_CONFIG_S_FEATURES_OK);
+	assert_int_equal(virtio_pci_driver_features(&f->fn), VERSION_1);
 }
 
 static void test_status_rules(void **state)
@@ -685,15 +706,17 @@ static void test_linux_init_sequence(void **state)
 		assert_int_equal(c->device, ring_gpa(q, 2));
 		common_write(f, VIRTIO_PCI_COMMON_Q_SELECT, 2, q);
 		assert_int_equal(common_read(f, VIRTIO_PCI_COMMON_Q_ENABLE, 2), 1);
-		assert_int_equal(common_read(f, VIRTIO_PCI_COMMON_Q_DESCHI, 4), ring_gpa(q, 0) >> 32);
+		assert_int_equal(common_read(f, VIRTIO_PCI_COMMON_Q_DESCHI, 4),
+				 ring_gpa(q, 0) >> 32);
 	}
 	assert_int_equal(f->msis, 0);
 
 	/* vp_notify(): a 16-bit write of the queue index at its slot. */
 	for (unsigned int q = 0; q < NET_QUEUES; q++) {
-		uint32_t off = common_read(f, VIRTIO_PCI_COMMON_Q_SELECT, 2) == q ?
-			       common_read(f, VIRTIO_PCI_COMMON_Q_NOFF, 2) : q;
+		uint32_t off;
 
+		common_write(f, VIRTIO_PCI_COMMON_Q_SELECT, 2, q);
+		off = common_read(f, VIRTIO_PCI_COMMON_Q_NOFF, 2);
 		assert_int_equal(mmio_write(f, virtio_pci_bar_address(&f->fn) + notify->offset +
 					    off * f->probe.notify_multiplier, 2, q), (int)q);
 	}
@@ -948,11 +971,12 @@ static void test_interrupt_conditions(void **state)
 
 	driver_negotiate(f, VERSION_1);
 	msix_setup(f, NET_QUEUES + 1);
+	queue_setup(f, 1, QUEUE_MAX, 2);	/* set up, never enabled */
 	queue_setup(f, 0, QUEUE_MAX, 1);
 	common_write(f, VIRTIO_PCI_COMMON_Q_ENABLE, 2, 1);
 	virtio_pci_interrupt(&f->fn, 0);	/* before DRIVER_OK */
 	add_status(f, VIRTIO_CONFIG_S_DRIVER_OK);
-	virtio_pci_interrupt(&f->fn, 1);	/* never enabled */
+	virtio_pci_interrupt(&f->fn, 1);
 	virtio_pci_interrupt(&f->fn, NET_QUEUES);
 	virtio_pci_interrupt(&f->fn, ~0u);
 	assert_int_equal(f->msis, 0);
@@ -987,6 +1011,16 @@ static void test_msix_vector_mask(void **state)
 	assert_int_equal(msix_pba(f), 0);
 	mmio_write(f, entry + PCI_MSIX_ENTRY_VECTOR_CTRL, 4, 0);
 	assert_int_equal(f->msis, 2);
+	/* With MSI-X disabled a pending message waits, even unmasked. */
+	mmio_write(f, entry + PCI_MSIX_ENTRY_VECTOR_CTRL, 4, PCI_MSIX_ENTRY_CTRL_MASKBIT);
+	virtio_pci_interrupt(&f->fn, 1);
+	msix_control_write(f, 0, PCI_MSIX_FLAGS_ENABLE);
+	mmio_write(f, entry + PCI_MSIX_ENTRY_VECTOR_CTRL, 4, 0);
+	assert_int_equal(f->msis, 2);
+	assert_int_equal(msix_pba(f), 1u << 2);
+	msix_control_write(f, PCI_MSIX_FLAGS_ENABLE, 0);
+	assert_int_equal(f->msis, 3);
+	assert_int_equal(msix_pba(f), 0);
 }
 
 static void test_msix_function_mask(void **state)
@@ -1086,10 +1120,12 @@ static void test_device_config(void **state)
 	assert_int_equal(f->dev.config_writes, 1);
 	assert_int_equal(f->dev.last_offset, 6);
 	assert_int_equal(f->dev.last_value, 0xbeef);
+	/* An 8-byte read across the end: only the half inside reaches the device. */
+	assert_int_equal(mmio_read(f, config + 8, 8), 0x5b5a5958);
 	/* Past the end, or across it, or misaligned: the device never sees it. */
 	f->dev.config_reads = f->dev.config_writes = 0;
 	assert_int_equal(mmio_read(f, config + CONFIG_SIZE, 1), 0);
-	assert_int_equal(mmio_read(f, config + 8, 8), 0);
+	assert_int_equal(mmio_read(f, config + 10, 4), 0);
 	assert_int_equal(mmio_read(f, config + 1, 2), 0);
 	mmio_write(f, config + CONFIG_SIZE, 4, 1);
 	mmio_write(f, config + 2, 4, 1);
@@ -1263,11 +1299,10 @@ static void test_init_rejects(void **state)
 	char log[256];
 
 	(void)state;
+	stderr_capture_begin();
 	ops = net_ops;
 	ops.num_queues = 0;
-	stderr_capture_begin();
 	assert_false(virtio_pci_init(&fn, &ops, NULL, record_msi, NULL, BAR_GPA));
-	assert_non_null(strstr(stderr_capture_end(log, sizeof(log)), "virtio-pci"));
 	ops = net_ops;
 	ops.num_queues = VIRTIO_PCI_QUEUES_MAX + 1;
 	assert_false(virtio_pci_init(&fn, &ops, NULL, record_msi, NULL, BAR_GPA));
@@ -1282,8 +1317,12 @@ static void test_init_rejects(void **state)
 	ops = net_ops;
 	ops.device_id = 0x40;	/* beyond PCI device ID 0x107f */
 	assert_false(virtio_pci_init(&fn, &ops, NULL, record_msi, NULL, BAR_GPA));
+	ops = net_ops;
+	ops.features |= 1ull << VIRTIO_F_RING_RESET;	/* no queue_reset field */
+	assert_false(virtio_pci_init(&fn, &ops, NULL, record_msi, NULL, BAR_GPA));
 	assert_false(virtio_pci_init(&fn, &net_ops, NULL, NULL, NULL, BAR_GPA));
 	assert_false(virtio_pci_init(&fn, &net_ops, NULL, record_msi, NULL, BAR_GPA + 0x2000));
+	assert_non_null(strstr(stderr_capture_end(log, sizeof(log)), "virtio-pci: device type"));
 	ops = net_ops;
 	ops.num_queues = VIRTIO_PCI_QUEUES_MAX;
 	ops.queue_size_max = 32768;
@@ -1295,13 +1334,9 @@ static void test_init_rejects(void **state)
 
 static void test_largest_function(void **state)
 {
-	struct fixture *f;
-	struct virtio_pci_device_ops ops = net_ops;
+	struct fixture *f = *state;
 	unsigned int last = VIRTIO_PCI_QUEUES_MAX;
 
-	(void)state;
-	ops.num_queues = VIRTIO_PCI_QUEUES_MAX;
-	assert_int_equal(fixture_setup_ops((void **)&f, &ops), 0);
 	assert_int_equal(cfg_read(f, f->probe.msix_pos + PCI_MSIX_FLAGS, 2) & PCI_MSIX_FLAGS_QSIZE,
 			 last);
 	driver_negotiate(f, VERSION_1);
@@ -1323,7 +1358,6 @@ static void test_largest_function(void **state)
 				    f->probe.cap[VIRTIO_PCI_CAP_NOTIFY_CFG].offset +
 				    (last - 1) * f->probe.notify_multiplier, 2, last - 1),
 			 (int)last - 1);
-	test_free(f);
 }
 
 int main(void)
@@ -1331,14 +1365,17 @@ int main(void)
 #define T(name) cmocka_unit_test_setup_teardown(name, fixture_setup, fixture_teardown)
 	const struct CMUnitTest pci[] = {
 		T(test_identity_net),
-		cmocka_unit_test(test_identity_vsock),
+		cmocka_unit_test_setup_teardown(test_identity_vsock, fixture_setup_vsock,
+						fixture_teardown),
 		T(test_capabilities),
-		cmocka_unit_test(test_no_device_cap_without_config),
+		cmocka_unit_test_setup_teardown(test_no_device_cap_without_config,
+						fixture_setup_no_config, fixture_teardown),
 		T(test_capabilities_read_only),
 		T(test_bar_sizing_and_moving),
 		T(test_bar_decode),
 		cmocka_unit_test(test_init_rejects),
-		cmocka_unit_test(test_largest_function),
+		cmocka_unit_test_setup_teardown(test_largest_function, fixture_setup_largest,
+						fixture_teardown),
 	};
 	const struct CMUnitTest common[] = {
 		T(test_features_offered),

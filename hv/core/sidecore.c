@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sidecore.c - the poll loop (DESIGN.md §5): for each owned port, take up
+ * to a batch from its transmit queue and forward it; then take what other
+ * sidecores left in this one's rings. A sidecore never sleeps while one of
+ * its devices is live; with none live it idles in HLT until woken.
+ */
+#include <string.h>
+
+#include "arch/idt.h"
+#include "arch/lapic.h"
+#include "arch/x86.h"
+#include "core/console.h"
+#include "core/percpu.h"
+#include "core/sidecore.h"
+#include "mm/page_alloc.h"
+#include "net/spsc_ring.h"
+#include "vm/guest_net.h"
+
+static struct sidecore sidecores[NET_MAX_SIDECORES];
+static unsigned int sidecore_count;
+static struct net_switch net_switch;
+
+struct net_switch *sidecore_switch(void)
+{
+	return &net_switch;
+}
+
+/* A ring lives on the node of the sidecore that reads it. */
+static struct spsc_ring *sidecore_alloc_ring(unsigned int node)
+{
+	uint64_t bytes = (sizeof(struct spsc_ring) + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
+	uint64_t phys = page_alloc_node(node, bytes, PAGE_SIZE);
+	struct spsc_ring *ring = (struct spsc_ring *)(uintptr_t)phys;
+
+	if (ring)
+		spsc_ring_init(ring);
+	return ring;
+}
+
+void sidecore_setup(void)
+{
+	net_switch_init(&net_switch);
+	for (unsigned int c = 0; c < MAX_CPUS && sidecore_count < NET_MAX_SIDECORES; c++) {
+		if (!percpu[c].online || percpu[c].role != CPU_ROLE_SIDECORE)
+			continue;
+		sidecores[sidecore_count].index = sidecore_count;
+		sidecores[sidecore_count].cpu = c;
+		sidecore_count++;
+	}
+	for (unsigned int from = 0; from < sidecore_count; from++) {
+		for (unsigned int to = 0; to < sidecore_count; to++) {
+			struct spsc_ring *ring;
+
+			if (from == to)
+				continue;
+			ring = sidecore_alloc_ring(percpu[sidecores[to].cpu].node);
+			if (!ring) {
+				printk("sidecore: no memory for the ring %u -> %u\n", from, to);
+				continue;
+			}
+			net_switch_add_ring(&net_switch, from, to, ring);
+		}
+	}
+}
+
+struct sidecore *sidecore_of_cpu(unsigned int cpu)
+{
+	for (unsigned int i = 0; i < sidecore_count; i++)
+		if (sidecores[i].cpu == cpu)
+			return &sidecores[i];
+	return NULL;
+}
+
+bool sidecore_attach(struct sidecore *sc, struct guest_net *gn)
+{
+	if (sc->port_count == SIDECORE_MAX_PORTS)
+		return false;
+	sc->port[sc->port_count++] = gn;
+	return true;
+}
+
+void sidecore_wake(struct sidecore *sc)
+{
+	if (sc->cpu != this_cpu()->cpu)
+		lapic_send_ipi(percpu[sc->cpu].apic_id, VECTOR_WAKEUP);
+}
+
+/* One pass over everything the sidecore serves; returns packets moved. */
+static unsigned int sidecore_poll(struct sidecore *sc, bool *active)
+{
+	unsigned int moved = 0, batches = 0, n;
+
+	spin_lock(&sc->lock);
+	for (unsigned int i = 0; i < sc->port_count; i++) {
+		if (!guest_net_active(sc->port[i]))
+			continue;
+		*active = true;
+		n = guest_net_poll(sc->port[i], SIDECORE_BATCH);
+		moved += n;
+		batches += n != 0;
+	}
+	n = net_switch_poll_rings(&net_switch, sc->index, SIDECORE_BATCH);
+	moved += n;
+	batches += n != 0;
+	/* Deliveries went to any port: publish them once per pass. */
+	for (unsigned int i = 0; i < sc->port_count; i++)
+		guest_net_flush(sc->port[i]);
+	spin_unlock(&sc->lock);
+	net_switch_account_poll(&net_switch, sc->index, batches, moved);
+	return moved;
+}
+
+void sidecore_run(struct sidecore *sc)
+{
+	printk("sidecore %u: polling on cpu %u, %u ports\n", sc->index, sc->cpu,
+	       sc->port_count);
+	for (;;) {
+		bool active = false;
+
+		sidecore_poll(sc, &active);
+		console_drain();
+		if (active)
+			cpu_relax();
+		else
+			cpu_idle();	/* nothing live: wait for sidecore_wake() */
+	}
+}
+
+void sidecore_print_counters(void)
+{
+	for (unsigned int i = 0; i < sidecore_count; i++) {
+		const struct net_sidecore_stats *s = &net_switch.sidecore[i];
+
+		printk("counters: sidecore %u cpu %u busy_polls %lu idle_polls %lu batches %lu packets %lu\n",
+		       i, sidecores[i].cpu, s->busy_polls, s->idle_polls, s->batches, s->packets);
+	}
+	for (unsigned int i = 0; i < sidecore_count; i++) {
+		for (unsigned int p = 0; p < sidecores[i].port_count; p++) {
+			const struct guest_net *gn = sidecores[i].port[p];
+			const struct net_port_stats *s = &gn->net.port.stats;
+
+			printk("counters: port %s sidecore %u tx_packets %lu tx_bytes %lu tx_drops %lu "
+			       "rx_packets %lu rx_bytes %lu rx_drops %lu doorbells %lu\n",
+			       gn->net.name, i, s->tx_packets, s->tx_bytes, s->tx_drops,
+			       s->rx_packets, s->rx_bytes, s->rx_drops, gn->pci.kicks);
+		}
+	}
+}

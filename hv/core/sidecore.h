@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sidecore.h - the polling cores. Each serves the virtio-net devices of the
+ * guests placed on it, without VM exits: it polls their transmit queues,
+ * forwards through the switch (directly to a port it owns, or through an
+ * SPSC ring to the sidecore that owns the destination) and drains the rings
+ * other sidecores fill for it.
+ */
+#ifndef SIDECORE_CORE_SIDECORE_H
+#define SIDECORE_CORE_SIDECORE_H
+
+#include <stdbool.h>
+
+#include "core/spinlock.h"
+#include "net/net.h"
+
+#define SIDECORE_MAX_PORTS	16
+#define SIDECORE_BATCH		32	/* packets per queue per poll (DESIGN.md §5) */
+
+struct guest_net;
+
+struct sidecore {
+	unsigned int index;		/* the switch's sidecore number */
+	unsigned int cpu;
+	/* Held for each poll pass; a vCPU takes it to reconfigure a device. */
+	struct spinlock lock;
+	struct guest_net *port[SIDECORE_MAX_PORTS];
+	unsigned int port_count;
+};
+
+/* One struct sidecore per CPU whose role is SIDECORE, and the rings between them. */
+void sidecore_setup(void);
+struct sidecore *sidecore_of_cpu(unsigned int cpu);
+struct net_switch *sidecore_switch(void);
+bool sidecore_attach(struct sidecore *sc, struct guest_net *gn);
+/* Wakes a sidecore idling in HLT (a device of its went live). */
+void sidecore_wake(struct sidecore *sc);
+/* The calling core's poll loop; never returns. */
+void sidecore_run(struct sidecore *sc) __attribute__((noreturn));
+/* Sidecore and port counters, machine-readable lines. */
+void sidecore_print_counters(void);
+
+#endif

@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * guest_net.c - wires a guest's virtio-net device model to its virtio-pci
+ * function, its sidecore and its vCPUs. Everything that changes the device
+ * (BAR and configuration accesses from the vCPU, polling from the sidecore)
+ * runs under the sidecore's lock.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include <linux/virtio_pci.h>
+
+#include "core/console.h"
+#include "core/sidecore.h"
+#include "vm/guest_layout.h"
+#include "vm/guest_net.h"
+#include "vm/vm.h"
+
+#define GUEST_NET_QUEUE_SIZE	256
+#define MSI_ADDRESS_BASE	0xfee00000u	/* SDM Vol. 3A §11.11.1 */
+#define MSI_ADDRESS_MASK	0xfff00000u
+#define MSI_DEST_SHIFT		12
+#define MSI_DEST_LOGICAL	(1u << 2)
+#define MSI_DELIVERY_MASK	(7u << 8)
+#define MSI_DELIVERY_FIXED	(0u << 8)
+#define MSI_DELIVERY_LOWEST	(1u << 8)
+
+/* The vCPU an MSI names: physical APIC ID, or a logical (flat) mask. */
+static struct vcpu *guest_net_msi_target(struct guest *g, uint64_t address)
+{
+	uint32_t dest = (address >> MSI_DEST_SHIFT) & 0xff;
+
+	for (unsigned int i = 0; i < g->vcpu_count; i++) {
+		struct vcpu *v = &g->vcpu[i];
+		uint32_t ldr = v->lapic.page[APIC_LDR / 4] >> 24;
+
+		if (address & MSI_DEST_LOGICAL ? (ldr & dest) != 0 : v->apic_id == dest)
+			return v;
+	}
+	return NULL;
+}
+
+static void guest_net_send_msi(void *ctx, uint64_t address, uint32_t data)
+{
+	struct guest_net *gn = ctx;
+	uint32_t mode = data & MSI_DELIVERY_MASK;
+	uint8_t vector = data & 0xff;
+	struct vcpu *v;
+
+	v = (address & MSI_ADDRESS_MASK) == MSI_ADDRESS_BASE && vector >= 16 &&
+	    (mode == MSI_DELIVERY_FIXED || mode == MSI_DELIVERY_LOWEST) ?
+	    guest_net_msi_target(gn->guest, address) : NULL;
+	if (!v) {
+		if (!gn->bad_msi++)
+			printk("[%s] virtio-net: MSI address %#lx data %#x names no vCPU, dropped\n",
+			       gn->guest->name, address, data);
+		return;
+	}
+	vcpu_post_interrupt(v, vector);
+}
+
+static void guest_net_interrupt(struct virtio_net *dev, unsigned int source)
+{
+	struct guest_net *gn = dev->ctx;
+
+	if (source == VIRTIO_NET_CONFIG_CHANGE)
+		virtio_pci_config_interrupt(&gn->pci);
+	else
+		virtio_pci_interrupt(&gn->pci, source);
+}
+
+static uint32_t guest_net_config_read(void *ctx, unsigned int offset, unsigned int size)
+{
+	struct guest_net *gn = ctx;
+
+	return virtio_net_read_config(&gn->net, offset, size);
+}
+
+static bool guest_net_queue_enable(void *ctx, unsigned int queue, uint16_t size,
+				   uint64_t desc, uint64_t driver, uint64_t device)
+{
+	struct guest_net *gn = ctx;
+	struct virtq_layout layout = { .size = size, .desc = desc, .avail = driver,
+				       .used = device };
+
+	/* The rings' format depends on what was negotiated (event index, indirect). */
+	if (!virtio_net_set_features(&gn->net, virtio_pci_driver_features(&gn->pci)))
+		return false;
+	return virtio_net_enable_queue(&gn->net, queue, &layout) == 0;
+}
+
+static void guest_net_driver_ok(void *ctx, uint64_t features)
+{
+	struct guest_net *gn = ctx;
+
+	virtio_net_set_features(&gn->net, features);
+	virtio_net_start(&gn->net);
+	gn->needs_reset_reported = false;
+	sidecore_wake(gn->sidecore);
+}
+
+static void guest_net_device_reset(void *ctx)
+{
+	struct guest_net *gn = ctx;
+
+	virtio_net_reset(&gn->net);
+	gn->needs_reset_reported = false;
+}
+
+/* .features is filled in from the device model on first use. */
+static struct virtio_pci_device_ops guest_net_ops = {
+	.device_id = VIRTIO_ID_NET,
+	.num_queues = VIRTIO_NET_QUEUES,
+	.queue_size_max = GUEST_NET_QUEUE_SIZE,
+	.config_size = sizeof(struct virtio_net_config),
+	.config_read = guest_net_config_read,
+	.queue_enable = guest_net_queue_enable,
+	.driver_ok = guest_net_driver_ok,
+	.reset = guest_net_device_reset,
+};
+
+bool guest_net_create(struct guest_net *gn, struct guest *g, struct sidecore *sc,
+		      const uint8_t mac[6])
+{
+	struct virtio_net_params params = {
+		.name = g->name,
+		.sidecore = sc->index,
+		.mem = &gn->mem,
+		.sw = sidecore_switch(),
+		.interrupt = guest_net_interrupt,
+		.ctx = gn,
+	};
+
+	memset(gn, 0, sizeof(*gn));
+	gn->guest = g;
+	gn->sidecore = sc;
+	gn->mem.base = (uint8_t *)(uintptr_t)g->ram_hpa;
+	gn->mem.size = g->ram_size;
+	memcpy(params.mac, mac, sizeof(params.mac));
+
+	guest_net_ops.features = virtio_net_device_features();
+	if (!virtio_net_init(&gn->net, &params) ||
+	    !virtio_pci_init(&gn->pci, &guest_net_ops, gn, guest_net_send_msi, gn,
+			     GUEST_PCI_MMIO_GPA + GUEST_NET_PCI_SLOT * VIRTIO_PCI_BAR_SIZE) ||
+	    !pci_bus_add(&g->pci, GUEST_NET_PCI_SLOT, &gn->pci.pci) ||
+	    !net_switch_add_port(sidecore_switch(), &gn->net.port) ||
+	    !sidecore_attach(sc, gn)) {
+		printk("guest %s: cannot create its virtio-net device\n", g->name);
+		return false;
+	}
+	return true;
+}
+
+void guest_net_reset(struct guest_net *gn)
+{
+	spin_lock(&gn->sidecore->lock);
+	virtio_pci_bar_write(&gn->pci, offsetof(struct virtio_pci_common_cfg, device_status), 1, 0);
+	spin_unlock(&gn->sidecore->lock);
+}
+
+bool guest_net_active(const struct guest_net *gn)
+{
+	return gn->net.running && !virtio_net_needs_reset(&gn->net);
+}
+
+unsigned int guest_net_poll(struct guest_net *gn, unsigned int budget)
+{
+	return virtio_net_poll_tx(&gn->net, budget);
+}
+
+void guest_net_flush(struct guest_net *gn)
+{
+	virtio_net_flush_rx(&gn->net);
+	if (virtio_net_needs_reset(&gn->net) && !gn->needs_reset_reported) {
+		gn->needs_reset_reported = true;
+		printk("[%s] virtio-net: device needs reset\n", gn->guest->name);
+		virtio_pci_mark_needs_reset(&gn->pci);
+	}
+}
+
+bool guest_net_mmio(struct guest_net *gn, uint64_t gpa, unsigned int size, bool write,
+		    uint64_t *value, bool *notify)
+{
+	uint64_t offset;
+	bool claimed;
+
+	*notify = false;
+	spin_lock(&gn->sidecore->lock);
+	claimed = virtio_pci_bar_decode(&gn->pci, gpa, size, &offset);
+	if (claimed && write)
+		*notify = virtio_pci_bar_write(&gn->pci, offset, size, *value) !=
+			  VIRTIO_PCI_NO_NOTIFY;
+	else if (claimed)
+		*value = virtio_pci_bar_read(&gn->pci, offset, size);
+	spin_unlock(&gn->sidecore->lock);
+	return claimed;
+}

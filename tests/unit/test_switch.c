@@ -1,0 +1,448 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_switch.c - unit tests for hv/net/switch.c and packet.c: the port
+ * table, unicast, flooding of group and unknown destinations, uplinks, ports
+ * that are down, the path to another sidecore through its SPSC ring (a full
+ * or missing ring counted), and the poll counters.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "net/net.h"
+#include "net/spsc_ring.h"
+#include "tests/unit/support/stderr_capture.h"
+
+#define PORTS		6
+#define FRAME_LEN	128
+
+/* A port that remembers what it was handed. */
+struct test_port {
+	struct net_port port;
+	unsigned int received;
+	uint32_t last_len;
+	uint8_t last_frame[FRAME_LEN];
+	struct virtio_net_hdr_v1 last_hdr;
+};
+
+/*
+ * Ports 0-2 are guests on sidecore 0, 3-4 guests on sidecore 1, 5 the uplink
+ * of sidecore 0; rings lead both ways between the two sidecores.
+ */
+struct fixture {
+	struct net_switch sw;
+	struct test_port port[PORTS];
+	struct spsc_ring *ring01, *ring10;
+	uint8_t frame[FRAME_LEN];
+};
+
+static bool record_delivery(struct net_port *port, const struct net_packet *pkt)
+{
+	struct test_port *tp = port->ctx;
+
+	tp->received++;
+	tp->last_len = pkt->len;
+	tp->last_hdr = pkt->hdr;
+	net_packet_read(pkt, 0, tp->last_frame, FRAME_LEN);
+	return true;
+}
+
+static void mac_of(uint8_t mac[ETH_ALEN], unsigned int n)
+{
+	const uint8_t base[ETH_ALEN] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x00 };
+
+	memcpy(mac, base, ETH_ALEN);
+	mac[5] = (uint8_t)n;
+}
+
+static void port_init(struct test_port *tp, unsigned int n, unsigned int sidecore, bool uplink)
+{
+	memset(tp, 0, sizeof(*tp));
+	mac_of(tp->port.mac, n);
+	tp->port.sidecore = sidecore;
+	tp->port.uplink = uplink;
+	tp->port.deliver = record_delivery;
+	tp->port.ctx = tp;
+}
+
+static int fixture_setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	static const unsigned int sidecore[PORTS] = { 0, 0, 0, 1, 1, 0 };
+
+	if (!f)
+		return -1;
+	f->ring01 = aligned_alloc(NET_CACHE_LINE, sizeof(struct spsc_ring));
+	f->ring10 = aligned_alloc(NET_CACHE_LINE, sizeof(struct spsc_ring));
+	if (!f->ring01 || !f->ring10)
+		return -1;
+	spsc_ring_init(f->ring01);
+	spsc_ring_init(f->ring10);
+	net_switch_init(&f->sw);
+	for (unsigned int i = 0; i < PORTS; i++) {
+		port_init(&f->port[i], i, sidecore[i], i == 5);
+		if (!net_switch_add_port(&f->sw, &f->port[i].port))
+			return -1;
+		net_port_set_up(&f->port[i].port, true);
+	}
+	net_switch_add_ring(&f->sw, 0, 1, f->ring01);
+	net_switch_add_ring(&f->sw, 1, 0, f->ring10);
+	*state = f;
+	return 0;
+}
+
+static int fixture_teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	free(f->ring01);
+	free(f->ring10);
+	free(f);
+	return 0;
+}
+
+/* A frame to dst from port src's MAC, as one segment. */
+static struct net_packet packet_to(struct fixture *f, const uint8_t dst[ETH_ALEN],
+				   unsigned int src)
+{
+	struct net_packet pkt = { .len = FRAME_LEN, .count = 1 };
+
+	for (unsigned int i = 0; i < FRAME_LEN; i++)
+		f->frame[i] = (uint8_t)(i * 3);
+	memcpy(f->frame, dst, ETH_ALEN);
+	mac_of(f->frame + ETH_ALEN, src);
+	pkt.segment[0] = (struct net_segment){ f->frame, FRAME_LEN };
+	return pkt;
+}
+
+static void forward_to_port(struct fixture *f, unsigned int src, unsigned int dst)
+{
+	uint8_t mac[ETH_ALEN];
+	struct net_packet pkt;
+
+	mac_of(mac, dst);
+	pkt = packet_to(f, mac, src);
+	net_switch_forward(&f->sw, &f->port[src].port, &pkt);
+}
+
+/* Each port's count of deliveries must match expected[]. */
+static void assert_received(const struct fixture *f, const unsigned int expected[PORTS])
+{
+	for (unsigned int i = 0; i < PORTS; i++) {
+		if (f->port[i].received != expected[i])
+			fail_msg("port %u received %u, expected %u", i, f->port[i].received,
+				 expected[i]);
+	}
+}
+
+/* --- the table ------------------------------------------------------------- */
+
+static void test_add_port_checks(void **state)
+{
+	struct fixture *f = *state;
+	struct test_port extra;
+	char log[512];
+
+	stderr_capture_begin();
+	port_init(&extra, 1, 0, false);			/* MAC of port 1 */
+	assert_false(net_switch_add_port(&f->sw, &extra.port));
+	port_init(&extra, 40, 0, false);
+	extra.port.mac[0] |= 1;				/* a group address */
+	assert_false(net_switch_add_port(&f->sw, &extra.port));
+	port_init(&extra, 40, NET_MAX_SIDECORES, false);
+	assert_false(net_switch_add_port(&f->sw, &extra.port));
+	stderr_capture_end(log, sizeof(log));
+	assert_non_null(strstr(log, "MAC 52:54:00:12:34:01 is a group address or taken"));
+	assert_non_null(strstr(log, "MAC 53:54:00:12:34:28 is a group address or taken"));
+	assert_non_null(strstr(log, "sidecore 8 out of range"));
+	port_init(&extra, 1, 0, true);			/* uplinks have no MAC of their own */
+	assert_true(net_switch_add_port(&f->sw, &extra.port));
+	assert_int_equal(extra.port.index, PORTS);
+	assert_ptr_equal(f->sw.port[PORTS], &extra.port);
+}
+
+static void test_table_full(void **state)
+{
+	static struct test_port many[NET_MAX_PORTS];
+	struct test_port extra;
+	struct net_switch sw;
+	char log[256];
+
+	(void)state;
+	net_switch_init(&sw);
+	for (unsigned int i = 0; i < NET_MAX_PORTS; i++) {
+		port_init(&many[i], i, 0, false);
+		assert_true(net_switch_add_port(&sw, &many[i].port));
+	}
+	port_init(&extra, 200, 0, false);
+	stderr_capture_begin();
+	assert_false(net_switch_add_port(&sw, &extra.port));
+	stderr_capture_end(log, sizeof(log));
+	assert_non_null(strstr(log, "switch full"));
+}
+
+static void test_packet_read(void **state)
+{
+	const uint8_t a[3] = { 1, 2, 3 }, b[1] = { 4 }, c[4] = { 5, 6, 7, 8 };
+	struct net_packet pkt = { .len = 8, .count = 3 };
+	uint8_t out[8];
+
+	(void)state;
+	pkt.segment[0] = (struct net_segment){ a, 3 };
+	pkt.segment[1] = (struct net_segment){ b, 1 };
+	pkt.segment[2] = (struct net_segment){ c, 4 };
+	assert_int_equal(net_packet_read(&pkt, 2, out, 4), 4);
+	assert_memory_equal(out, ((uint8_t[]){ 3, 4, 5, 6 }), 4);
+	assert_int_equal(net_packet_read(&pkt, 6, out, 8), 2);
+	assert_memory_equal(out, ((uint8_t[]){ 7, 8 }), 2);
+	assert_int_equal(net_packet_read(&pkt, 8, out, 8), 0);
+}
+
+/* --- same sidecore --------------------------------------------------------- */
+
+static void test_unicast(void **state)
+{
+	struct fixture *f = *state;
+	const unsigned int expected[PORTS] = { 0, 0, 1, 0, 0, 0 };
+
+	forward_to_port(f, 0, 2);
+	assert_received(f, expected);
+	assert_int_equal(f->port[2].last_len, FRAME_LEN);
+	assert_memory_equal(f->port[2].last_frame, f->frame, FRAME_LEN);
+}
+
+static void test_unicast_to_self_dropped(void **state)
+{
+	struct fixture *f = *state;
+	const unsigned int none[PORTS] = { 0 };
+
+	forward_to_port(f, 1, 1);
+	assert_received(f, none);
+}
+
+static void test_broadcast(void **state)
+{
+	struct fixture *f = *state;
+	const uint8_t broadcast[ETH_ALEN] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	const unsigned int expected[PORTS] = { 1, 0, 1, 1, 1, 1 };
+	struct net_packet pkt = packet_to(f, broadcast, 1);
+
+	net_switch_forward(&f->sw, &f->port[1].port, &pkt);
+	net_switch_poll_rings(&f->sw, 1, 64);
+	assert_received(f, expected);
+	/* One copy crossed to sidecore 1, for both of its ports. */
+	assert_int_equal(f->ring01->sent, 1);
+}
+
+static void test_multicast(void **state)
+{
+	struct fixture *f = *state;
+	const uint8_t mdns[ETH_ALEN] = { 0x01, 0x00, 0x5e, 0x00, 0x00, 0xfb };
+	const unsigned int expected[PORTS] = { 1, 1, 0, 1, 1, 1 };
+	struct net_packet pkt = packet_to(f, mdns, 2);
+
+	net_switch_forward(&f->sw, &f->port[2].port, &pkt);
+	net_switch_poll_rings(&f->sw, 1, 64);
+	assert_received(f, expected);
+}
+
+static void test_unknown_unicast_floods(void **state)
+{
+	struct fixture *f = *state;
+	const unsigned int expected[PORTS] = { 0, 1, 1, 1, 1, 1 };
+
+	forward_to_port(f, 0, 77);
+	net_switch_poll_rings(&f->sw, 1, 64);
+	assert_received(f, expected);
+}
+
+static void test_down_port_skipped(void **state)
+{
+	struct fixture *f = *state;
+	const unsigned int expected[PORTS] = { 0, 0, 1, 0, 1, 1 };
+
+	net_port_set_up(&f->port[1].port, false);
+	net_port_set_up(&f->port[3].port, false);
+	forward_to_port(f, 0, 1);		/* unicast to a port that is down */
+	forward_to_port(f, 0, 3);
+	forward_to_port(f, 0, 99);		/* flood */
+	net_switch_poll_rings(&f->sw, 1, 64);
+	assert_received(f, expected);
+}
+
+/* Guest traffic reaches only its own sidecore's uplink; the wire's none. */
+static void test_uplinks(void **state)
+{
+	struct fixture *f = *state;
+	struct test_port uplink1;
+	/* Unicast 0 -> 1, then a broadcast from 0, then one from the wire. */
+	const unsigned int from_guest[PORTS] = { 0, 2, 1, 1, 1, 1 };
+	const unsigned int from_wire[PORTS] = { 1, 3, 2, 2, 2, 1 };
+	const uint8_t broadcast[ETH_ALEN] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	struct net_packet pkt;
+
+	port_init(&uplink1, 0, 1, true);
+	assert_true(net_switch_add_port(&f->sw, &uplink1.port));
+	net_port_set_up(&uplink1.port, true);
+
+	forward_to_port(f, 0, 1);		/* known unicast: no uplink */
+	pkt = packet_to(f, broadcast, 0);
+	net_switch_forward(&f->sw, &f->port[0].port, &pkt);
+	net_switch_poll_rings(&f->sw, 1, 64);
+	assert_received(f, from_guest);
+	assert_int_equal(uplink1.received, 0);
+
+	pkt = packet_to(f, broadcast, 50);
+	net_switch_forward(&f->sw, &f->port[5].port, &pkt);
+	net_switch_poll_rings(&f->sw, 1, 64);
+	assert_received(f, from_wire);
+	assert_int_equal(uplink1.received, 0);
+
+	/* Sidecore 1 with only its uplink up: a guest's flood does not cross. */
+	net_port_set_up(&f->port[3].port, false);
+	net_port_set_up(&f->port[4].port, false);
+	pkt = packet_to(f, broadcast, 0);
+	net_switch_forward(&f->sw, &f->port[0].port, &pkt);
+	assert_int_equal(f->ring01->sent, 2);
+}
+
+/* --- another sidecore ------------------------------------------------------ */
+
+static void test_cross_sidecore(void **state)
+{
+	struct fixture *f = *state;
+	const unsigned int none[PORTS] = { 0 };
+	const unsigned int expected[PORTS] = { 0, 0, 0, 1, 0, 0 };
+	uint8_t sent[FRAME_LEN];
+	struct net_packet pkt;
+	uint8_t mac[ETH_ALEN];
+
+	mac_of(mac, 3);
+	pkt = packet_to(f, mac, 0);
+	pkt.hdr.gso_type = VIRTIO_NET_HDR_GSO_TCPV6;
+	pkt.hdr.gso_size = 1440;
+	net_switch_forward(&f->sw, &f->port[0].port, &pkt);
+	assert_received(f, none);		/* waits in the ring */
+	memcpy(sent, f->frame, FRAME_LEN);
+	memset(f->frame, 0, FRAME_LEN);		/* the sender's buffer is free again */
+
+	assert_int_equal(net_switch_poll_rings(&f->sw, 0, 64), 0);
+	assert_int_equal(net_switch_poll_rings(&f->sw, 1, 64), 1);
+	assert_received(f, expected);
+	assert_memory_equal(f->port[3].last_frame, sent, FRAME_LEN);
+	assert_int_equal(f->port[3].last_hdr.gso_type, VIRTIO_NET_HDR_GSO_TCPV6);
+	assert_int_equal(f->port[3].last_hdr.gso_size, 1440);
+
+	forward_to_port(f, 4, 2);		/* and back the other way */
+	assert_int_equal(net_switch_poll_rings(&f->sw, 0, 64), 1);
+	assert_int_equal(f->port[2].received, 1);
+}
+
+static void test_cross_sidecore_down_after_queueing(void **state)
+{
+	struct fixture *f = *state;
+
+	forward_to_port(f, 0, 3);
+	net_port_set_up(&f->port[3].port, false);
+	assert_int_equal(net_switch_poll_rings(&f->sw, 1, 64), 1);
+	assert_int_equal(f->port[3].received, 0);
+}
+
+static void test_ring_full_counted(void **state)
+{
+	struct fixture *f = *state;
+	const unsigned int sent = SPSC_RING_CELLS;	/* a 128-byte frame takes one cell */
+
+	for (unsigned int i = 0; i < SPSC_RING_CELLS + 5; i++) {
+		forward_to_port(f, 0, 3);
+		forward_to_port(f, 0, 1);	/* local delivery goes on meanwhile */
+	}
+	assert_int_equal(f->ring01->sent, sent);
+	assert_int_equal(f->ring01->full_drops, 5);
+	assert_int_equal(f->port[1].received, SPSC_RING_CELLS + 5);
+
+	assert_int_equal(net_switch_poll_rings(&f->sw, 1, 1000), sent);
+	assert_int_equal(f->port[3].received, sent);
+	forward_to_port(f, 0, 3);
+	assert_int_equal(f->ring01->sent, sent + 1);
+}
+
+static void test_missing_ring_counted(void **state)
+{
+	struct fixture *f = *state;
+
+	net_switch_add_ring(&f->sw, 0, 1, NULL);
+	forward_to_port(f, 0, 3);
+	forward_to_port(f, 0, 88);		/* flood: local ports still get it */
+	assert_int_equal(f->sw.sidecore[0].unroutable, 2);
+	assert_int_equal(f->port[1].received, 1);
+}
+
+static void test_poll_budget(void **state)
+{
+	struct fixture *f = *state;
+
+	for (unsigned int i = 0; i < 10; i++)
+		forward_to_port(f, 0, 4);
+	assert_int_equal(net_switch_poll_rings(&f->sw, 1, 4), 4);
+	assert_int_equal(net_switch_poll_rings(&f->sw, 1, 4), 4);
+	assert_int_equal(net_switch_poll_rings(&f->sw, 1, 4), 2);
+	assert_int_equal(net_switch_poll_rings(&f->sw, 1, 4), 0);
+	assert_int_equal(f->port[4].received, 10);
+	assert_int_equal(net_switch_poll_rings(&f->sw, NET_MAX_SIDECORES, 4), 0);
+}
+
+static void test_poll_accounting(void **state)
+{
+	struct fixture *f = *state;
+	const struct net_sidecore_stats *s = &f->sw.sidecore[1];
+
+	net_switch_account_poll(&f->sw, 1, 2, 40);
+	net_switch_account_poll(&f->sw, 1, 0, 0);
+	net_switch_account_poll(&f->sw, 1, 0, 0);
+	net_switch_account_poll(&f->sw, 1, 1, 8);
+	assert_int_equal(s->busy_polls, 2);
+	assert_int_equal(s->idle_polls, 2);
+	assert_int_equal(s->batches, 3);
+	assert_int_equal(s->packets, 48);
+	assert_int_equal(f->sw.sidecore[0].busy_polls, 0);
+}
+
+int main(void)
+{
+#define T(fn) cmocka_unit_test_setup_teardown(fn, fixture_setup, fixture_teardown)
+	const struct CMUnitTest table[] = {
+		T(test_add_port_checks),
+		cmocka_unit_test(test_table_full),
+		cmocka_unit_test(test_packet_read),
+	};
+	const struct CMUnitTest local[] = {
+		T(test_unicast),
+		T(test_unicast_to_self_dropped),
+		T(test_broadcast),
+		T(test_multicast),
+		T(test_unknown_unicast_floods),
+		T(test_down_port_skipped),
+		T(test_uplinks),
+	};
+	const struct CMUnitTest remote[] = {
+		T(test_cross_sidecore),
+		T(test_cross_sidecore_down_after_queueing),
+		T(test_ring_full_counted),
+		T(test_missing_ring_counted),
+		T(test_poll_budget),
+		T(test_poll_accounting),
+	};
+#undef T
+	int failed = 0;
+
+	failed += cmocka_run_group_tests_name("switch table", table, NULL, NULL);
+	failed += cmocka_run_group_tests_name("switch, one sidecore", local, NULL, NULL);
+	failed += cmocka_run_group_tests_name("switch, two sidecores", remote, NULL, NULL);
+	return failed ? 1 : 0;
+}
