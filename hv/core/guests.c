@@ -159,3 +159,12 @@ void guests_start(void)
 		for (unsigned int v = 0; v < guests[i].vcpu_count; v++)
 			lapic_send_ipi(percpu[guests[i].vcpu[v].cpu].apic_id, VECTOR_WAKEUP);
 }
+
+void guests_print_counters(unsigned int tag)
+{
+	printk("counters: begin tag %u\n", tag);
+	for (unsigned int i = 0; i < guest_count; i++)
+		guest_print_counters(&guests[i]);
+	sidecore_print_counters();
+	printk("counters: end tag %u\n", tag);
+}

@@ -19,6 +19,12 @@ void guests_assign_roles(const struct topology *topo, const struct config *confi
 void guests_create(struct config *config, const struct boot_info *boot);
 /* Prints the role and guest lines of the boot summary. */
 void guests_print_summary(const struct topology *topo);
+/*
+ * Every guest's, sidecore's and port's counters between "counters: begin
+ * tag T" and "counters: end tag T" lines: the tag lets a benchmark pair
+ * the snapshots it asked for.
+ */
+void guests_print_counters(unsigned int tag);
 /* Sends every vCPU core off to run its guest. */
 void guests_start(void);
 

@@ -35,7 +35,7 @@
 #define GUEST_SLEEP_STATUS_PORT	0x0601
 #define GUEST_SLP_TYP_S5	5	/* value in the DSDT's _S5 package */
 
-/* Any write prints the guest's counters on the hypervisor console. */
+/* A byte written here prints every counter on the console, tagged with the byte. */
 #define GUEST_COUNTERS_PORT	0x0610
 
 #endif

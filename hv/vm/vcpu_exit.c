@@ -12,7 +12,7 @@
 #include "arch/tsc.h"
 #include "arch/x86.h"
 #include "core/console.h"
-#include "core/sidecore.h"
+#include "core/guests.h"
 #include "lib/printf.h"
 #include "vm/guest_layout.h"
 #include "vm/vm.h"
@@ -263,8 +263,7 @@ static void vcpu_io_out(struct vcpu *v, uint16_t port, unsigned int size, uint32
 		    ((value >> SLEEP_TYPE_SHIFT) & SLEEP_TYPE_MASK) == GUEST_SLP_TYP_S5)
 			vcpu_stop(v, VCPU_STOP_POWEROFF, "powered off");
 	} else if (port == GUEST_COUNTERS_PORT) {
-		guest_print_counters(g);
-		sidecore_print_counters();
+		guests_print_counters(value & 0xff);
 	} else if (port != GUEST_SLEEP_STATUS_PORT) {
 		vcpu_log_port_once(v, port, false);
 	}

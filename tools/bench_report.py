@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Turns a tools/bench serial log into a results table.
+
+The guest prints one "bench: TEST SIZE tags B A elapsed S result R UNIT"
+line per netperf run; B and A name the hypervisor counter snapshots taken
+before and after it ("counters: begin tag N" ... "counters: end tag N").
+Per run: the netperf figure, VM exits and interrupts per transaction (per
+MB for the stream tests) summed over both guests, doorbell (kick) writes,
+and the share of sidecore polls that found work.
+"""
+import argparse
+import re
+import sys
+
+BENCH = re.compile(r'^\[\w+\] bench: (\S+) (\d+) tags (\d+) (\d+) elapsed ([\d.]+) '
+                   r'result ([\d.]+) (\S+)')
+GUEST = re.compile(r'^counters: guest (\S+) vcpu (\d+) state \S+ exits (\d+) irqs (\d+) '
+                   r'faults \d+ kicks (\d+) doorbells (\d+)(.*)$')
+SIDECORE = re.compile(r'^counters: sidecore (\d+) cpu \d+ busy_polls (\d+) idle_polls (\d+)')
+
+
+def snapshots(lines):
+    """{tag: {'guest': {name: dict}, 'sidecore': {index: (busy, idle)}}}"""
+    shots, current = {}, None
+    for line in lines:
+        m = re.match(r'^counters: begin tag (\d+)$', line)
+        if m:
+            current = shots.setdefault(int(m.group(1)), {'guest': {}, 'sidecore': {}})
+            continue
+        if re.match(r'^counters: end tag \d+$', line):
+            current = None
+            continue
+        if current is None:
+            continue
+        m = GUEST.match(line)
+        if m:
+            reasons = dict((k, int(v)) for k, v in re.findall(r' (\w+)=(\d+)', m.group(7)))
+            current['guest'][(m.group(1), m.group(2))] = {
+                'exits': int(m.group(3)), 'irqs': int(m.group(4)),
+                'kicks': int(m.group(5)), 'doorbells': int(m.group(6)), 'reasons': reasons}
+        m = SIDECORE.match(line)
+        if m:
+            current['sidecore'][int(m.group(1))] = (int(m.group(2)), int(m.group(3)))
+    return shots
+
+
+def delta(shots, before, after, key):
+    return sum(after['guest'][g][key] - before['guest'][g][key] for g in after['guest'])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--log', required=True)
+    ap.add_argument('--model', required=True)
+    ap.add_argument('--cpus', required=True)
+    ap.add_argument('--command', required=True)
+    ap.add_argument('--out', required=True)
+    a = ap.parse_args()
+
+    lines = [l.rstrip('\r\n') for l in open(a.log, errors='replace')]
+    shots = snapshots(lines)
+    rows = []
+    for line in lines:
+        m = BENCH.match(line)
+        if not m:
+            continue
+        test, size, tb, ta, elapsed, result, unit = m.groups()
+        before, after = shots.get(int(tb)), shots.get(int(ta))
+        if not before or not after:
+            print(f'bench: no counter snapshot {tb} or {ta}', file=sys.stderr)
+            return 1
+        elapsed, result = float(elapsed), float(result)
+        if test.endswith('_RR'):
+            units, per = result * elapsed, 'transaction'
+        else:
+            units, per = result * elapsed / 8, 'MB'
+        busy = sum(after['sidecore'][s][0] - before['sidecore'][s][0] for s in after['sidecore'])
+        idle = sum(after['sidecore'][s][1] - before['sidecore'][s][1] for s in after['sidecore'])
+        exits = delta(shots, before, after, 'exits')
+        hlt = sum(after['guest'][g]['reasons'].get('hlt', 0) -
+                  before['guest'][g]['reasons'].get('hlt', 0) for g in after['guest'])
+        rows.append((test, size, f'{result:.2f} {unit}',
+                     f'{exits / units:.2f} / {per}' if units else '-',
+                     f'{hlt / units:.2f}' if units else '-',
+                     f'{delta(shots, before, after, "irqs") / units:.2f}' if units else '-',
+                     str(delta(shots, before, after, 'doorbells')),
+                     f'{100.0 * busy / (busy + idle):.1f}%' if busy + idle else '-'))
+    if not rows:
+        print('bench: no results in the log', file=sys.stderr)
+        return 1
+
+    section = [f'## {a.model}, {a.cpus} CPUs', '',
+               f'Command: `{a.command}` (Bochs `cpu: model={a.model}, count={a.cpus}`, '
+               '`clock: sync=none`: time is instruction count).', '',
+               '| test | size | netperf | exits | HLT exits | interrupts | doorbells | sidecore busy |',
+               '|---|---|---|---|---|---|---|---|']
+    section += ['| ' + ' | '.join(r) + ' |' for r in rows]
+    section.append('')
+    try:
+        text = open(a.out).read()
+    except FileNotFoundError:
+        text = '# Measured results\n\n'
+    # Replace this model's section, keep the others.
+    pattern = re.compile(rf'^## {re.escape(a.model)}, .*?(?=^## |\Z)', re.S | re.M)
+    body = '\n'.join(section) + '\n'
+    text = pattern.sub(body, text) if pattern.search(text) else text.rstrip('\n') + '\n\n' + body
+    open(a.out, 'w').write(text)
+    print('\n'.join(section))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
