@@ -52,10 +52,12 @@ def delta(shots, before, after, key):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--log', required=True)
-    ap.add_argument('--model', required=True)
-    ap.add_argument('--cpus', required=True)
-    ap.add_argument('--command', required=True)
-    ap.add_argument('--out', required=True)
+    ap.add_argument('--model', default='')
+    ap.add_argument('--cpus', default='')
+    ap.add_argument('--command', default='')
+    ap.add_argument('--out')
+    ap.add_argument('--csv', action='store_true',
+                    help='print test,size,result,exits,irqs,doorbells,busy and write nothing')
     a = ap.parse_args()
 
     lines = [l.rstrip('\r\n') for l in open(a.log, errors='replace')]
@@ -80,6 +82,11 @@ def main():
         exits = delta(shots, before, after, 'exits')
         hlt = sum(after['guest'][g]['reasons'].get('hlt', 0) -
                   before['guest'][g]['reasons'].get('hlt', 0) for g in after['guest'])
+        if a.csv:
+            print(f'{test},{size},{result},{exits / units if units else 0:.3f},'
+                  f'{delta(shots, before, after, "irqs") / units if units else 0:.3f},'
+                  f'{delta(shots, before, after, "doorbells")},'
+                  f'{100.0 * busy / (busy + idle) if busy + idle else 0:.1f}')
         rows.append((test, size, f'{result:.2f} {unit}',
                      f'{exits / units:.2f} / {per}' if units else '-',
                      f'{hlt / units:.2f}' if units else '-',
@@ -89,6 +96,8 @@ def main():
     if not rows:
         print('bench: no results in the log', file=sys.stderr)
         return 1
+    if a.csv:
+        return 0
 
     section = [f'## {a.model}, {a.cpus} CPUs', '',
                f'Command: `{a.command}` (Bochs `cpu: model={a.model}, count={a.cpus}`, '

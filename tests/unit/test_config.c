@@ -721,7 +721,7 @@ static void test_shipped_example(void **state)
 	assert_true(guest_named("beta")->valid);
 	assert_string_equal(guest_named("alpha")->kernel, "vmlinuz");
 	assert_string_equal(guest_named("beta")->initrd, "initrd");
-	assert_int_equal(guest_named("alpha")->memory_bytes, 256ull << 20);
+	assert_int_equal(guest_named("alpha")->memory_bytes, 192ull << 20);
 	assert_int_not_equal(guest_named("alpha")->cid, guest_named("beta")->cid);
 	assert_memory_not_equal(guest_named("alpha")->mac, guest_named("beta")->mac, 6);
 }

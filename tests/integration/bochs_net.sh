@@ -1,0 +1,80 @@
+#!/bin/bash
+# Bochs data-path scenarios: virtio-net between two guests, served by
+# polling sidecores.
+#   haswell      corei7_haswell_4770, 3 CPUs (one sidecore, two vCPUs): ping,
+#                then TCP_RR, UDP_RR, TCP_STREAM and TCP_MAERTS; no doorbell
+#                (kick) writes during the netperf runs; virtual-interrupt
+#                delivery in use.
+#   twosidecores corei7_haswell_4770, 4 CPUs, sidecores = 0, 1: the guests
+#                sit on different sidecores, so packets cross the SPSC ring.
+#   nehalem      corei5_lynnfield_750, 3 CPUs: TCP_RR with interrupts
+#                injected on exits; more exits per transaction than Haswell.
+# Usage: bochs_net.sh [SCENARIO...]  (default: all three)
+set -u
+cd "$(dirname "$0")/../.."
+. tests/integration/lib.sh
+out=build/check/net
+mkdir -p $out
+
+clean() { tr -d '\r' <"$1"; }
+
+# run_bench SCENARIO MODEL CPUS: boots the scenario's ISO until the bench ends.
+run_bench() {
+	tools/run-bochs --model "$2" --cpus "$3" --mem 1024 --log $out/$1.log \
+		--until "bench: done" --timeout 1500 build/test-guests-net-$1.iso
+	tap_result $? "$1: the benchmark runs to the end"
+	python3 tools/bench_report.py --log $out/$1.log --csv >$out/$1.csv 2>$out/$1.err
+}
+
+# field SCENARIO TEST COLUMN: a column of the CSV (3 result, 4 exits, 6 doorbells).
+field() { awk -F, -v t="$2" -v c="$3" '$1 == t { print $c }' $out/$1.csv; }
+
+check_tests() {
+	local s=$1 t value
+	shift
+	for t in "$@"; do
+		value=$(field "$s" "$t" 3)
+		awk -v v="${value:-0}" 'BEGIN { exit !(v > 0) }'
+		tap_result $? "$s: $t gives a result (${value:-none})"
+		[ "$(field "$s" "$t" 6)" = 0 ]
+		tap_result $? "$s: $t ran without a doorbell write ($(field "$s" "$t" 6))"
+	done
+}
+
+scenario_haswell() {
+	run_bench haswell corei7_haswell_4770 3
+	tap_line $out/haswell.log '\[beta\] ping: loss 0%' "haswell: ping, 0% loss"
+	check_tests haswell TCP_RR UDP_RR TCP_STREAM TCP_MAERTS
+	tap_line $out/haswell.log 'vmx: cpu 1 ok .* vid=1 .*' "haswell: virtual-interrupt delivery offered"
+	! clean $out/haswell.log | grep -q '^counters: guest .* apic_access='
+	tap_result $? "haswell: no APIC-access exits (virtualized APIC)"
+}
+
+scenario_twosidecores() {
+	run_bench twosidecores corei7_haswell_4770 4
+	tap_line $out/twosidecores.log 'guest alpha: .* sidecore 0' "two sidecores: alpha on sidecore cpu 0"
+	tap_line $out/twosidecores.log 'guest beta: .* sidecore 1' "two sidecores: beta on sidecore cpu 1"
+	check_tests twosidecores TCP_RR TCP_STREAM
+	clean $out/twosidecores.log | grep '^counters: sidecore' | tail -n 2 |
+		awk '{ for (i = 1; i < NF; i++) if ($i == "packets") p[n++] = $(i + 1) }
+		     END { exit !(n == 2 && p[0] > 0 && p[1] > 0) }'
+	tap_result $? "two sidecores: both forwarded packets (through the ring)"
+}
+
+scenario_nehalem() {
+	local h n
+	run_bench nehalem corei5_lynnfield_750 3
+	tap_line $out/nehalem.log 'vmx: cpu 1 ok .* ug=0 .* vid=0 .*' "nehalem: no unrestricted guest, no virtual-interrupt delivery"
+	check_tests nehalem TCP_RR
+	h=$(field haswell TCP_RR 4)
+	n=$(field nehalem TCP_RR 4)
+	awk -v h="${h:-0}" -v n="${n:-0}" 'BEGIN { exit !(h > 0 && n > h) }'
+	tap_result $? "TCP_RR exits per transaction: Haswell ${h:-?} < Nehalem ${n:-?}"
+}
+
+scenarios=("$@")
+[ ${#scenarios[@]} -gt 0 ] || scenarios=(haswell twosidecores nehalem)
+for s in "${scenarios[@]}"; do
+	scenario_$s
+done
+tap_done
