@@ -296,6 +296,7 @@ bool vcpu_reset(struct vcpu *v)
 	}
 	v->launched = false;
 	v->tsc_offset = 0;
+	pi_desc_init(&v->pi, VECTOR_WAKEUP, percpu[v->cpu].apic_id, lapic_is_x2apic());
 	v->stop = VCPU_STOP_NONE;
 	v->stop_reason[0] = '\0';
 	vlapic_init(&v->lapic, v->apic_id, vapic, tsc_hz(),
@@ -320,11 +321,9 @@ void vcpu_set_tsc_offset(struct vcpu *v, uint64_t offset)
 
 void vcpu_post_interrupt(struct vcpu *v, uint8_t vector)
 {
-	__atomic_fetch_or(&v->posted_vectors[vector / 64], 1ull << (vector % 64),
-			  __ATOMIC_RELEASE);
-	/* One IPI per batch: the flag stays set until the vCPU's core collects. */
-	if (!__atomic_exchange_n(&v->posted, true, __ATOMIC_ACQ_REL)) {
-		v->posted_kicks++;
+	/* One IPI per batch: ON stays set until the vCPU's core collects. */
+	if (pi_post(&v->pi, vector)) {
+		__atomic_fetch_add(&v->posted_kicks, 1, __ATOMIC_RELAXED);
 		lapic_send_ipi(percpu[v->cpu].apic_id, VECTOR_WAKEUP);
 	}
 }
@@ -332,17 +331,14 @@ void vcpu_post_interrupt(struct vcpu *v, uint8_t vector)
 /* Moves posted vectors into the virtual APIC's IRR; true if there were any. */
 bool vcpu_collect_posted(struct vcpu *v)
 {
-	if (!__atomic_load_n(&v->posted, __ATOMIC_ACQUIRE))
+	uint64_t pir[PI_PIR_WORDS];
+
+	if (!pi_collect(&v->pi, pir))
 		return false;
-	__atomic_store_n(&v->posted, false, __ATOMIC_RELEASE);
-	for (unsigned int i = 0; i < 4; i++) {
-		uint64_t bits = __atomic_exchange_n(&v->posted_vectors[i], 0, __ATOMIC_ACQ_REL);
-
-		while (bits) {
-			unsigned int bit = __builtin_ctzll(bits);
-
-			vlapic_set_irq(&v->lapic, (uint8_t)(i * 64 + bit));
-			bits &= bits - 1;
+	for (unsigned int i = 0; i < PI_PIR_WORDS; i++) {
+		while (pir[i]) {
+			vlapic_set_irq(&v->lapic, (uint8_t)(i * 64 + __builtin_ctzll(pir[i])));
+			pir[i] &= pir[i] - 1;
 		}
 	}
 	return true;

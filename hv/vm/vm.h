@@ -16,6 +16,7 @@
 #include "vdev/vlapic.h"
 #include "vm/guest_net.h"
 #include "vmx/ept.h"
+#include "vmx/posted.h"
 #include "vmx/vmcs.h"
 
 #define GUEST_MAX		16
@@ -64,11 +65,10 @@ struct vcpu {
 	uint64_t tsc_offset;		/* guest TSC = host TSC + this (mod 2^64) */
 	/*
 	 * Interrupts other cores raise for this vCPU (the sidecore's MSI-X
-	 * messages): a request bitmap and a "something is posted" flag, the
-	 * software form of a posted-interrupt descriptor (SDM Vol. 3C §30.6).
+	 * messages), in a posted-interrupt descriptor (SDM Vol. 3C §30.6) that
+	 * the vCPU's core collects before each entry.
 	 */
-	uint64_t posted_vectors[4];
-	bool posted;
+	struct pi_desc pi;
 	uint64_t posted_kicks;		/* IPIs sent to bring the vCPU round */
 	struct vlapic lapic;		/* runs on guest TSC time */
 	uint64_t exits[EXIT_REASON_COUNT];
