@@ -117,10 +117,10 @@ run plan "$demo" "$acpi/supermicro-x10dai"
 check "plan: demo on two sockets exits 0" status_is 0
 check "plan: demo on two sockets" out_is "sidecore cpu 0 node 0
 sidecore cpu 10 node 1
-guest alpha: node 0 cpus 1 memory 256 MiB sidecore 0
-guest beta: node 1 cpus 11 memory 256 MiB sidecore 10
-node 0: free cpus 2,3,4,5,6,7,8,9,20,21,22,23,24,25,26,27,28,29 memory 81664 MiB
-node 1: free cpus 12,13,14,15,16,17,18,19,30,31,32,33,34,35,36,37,38,39 memory 81664 MiB"
+guest alpha: node 0 cpus 1 memory 192 MiB sidecore 0
+guest beta: node 1 cpus 11 memory 192 MiB sidecore 10
+node 0: free cpus 2,3,4,5,6,7,8,9,20,21,22,23,24,25,26,27,28,29 memory 81728 MiB
+node 1: free cpus 12,13,14,15,16,17,18,19,30,31,32,33,34,35,36,37,38,39 memory 81728 MiB"
 
 run plan "$demo" "$acpi/hp-z400"
 check "plan: without SRAT and --mem exits 2" status_is 2
@@ -128,8 +128,8 @@ check "plan: without SRAT asks for --mem" err_has "no SRAT"
 
 run plan --mem 1024 "$demo" "$acpi/hp-z400"
 check "plan: --mem stands in for SRAT" status_is 0
-check "plan: both guests on the one node" out_has "guest beta: node 0 cpus 2 memory 256 MiB sidecore 0"
-check "plan: --mem is what is left from" out_has "node 0: free cpus 3,4,5,6,7 memory 512 MiB"
+check "plan: both guests on the one node" out_has "guest beta: node 0 cpus 2 memory 192 MiB sidecore 0"
+check "plan: --mem is what is left from" out_has "node 0: free cpus 3,4,5,6,7 memory 640 MiB"
 
 run plan --mem lots "$demo" "$acpi/hp-z400"
 check "plan: bad --mem is a usage error" status_is 2
