@@ -25,7 +25,8 @@ struct idt_gate {
 	uint32_t reserved;
 } __attribute__((packed));
 
-extern const char isr_stubs[], isr_stub_timer[], isr_stub_wakeup[], isr_stub_spurious[];
+extern const char isr_stubs[], isr_stub_timer[], isr_stub_wakeup[], isr_stub_posted[],
+	isr_stub_spurious[];
 
 static struct idt_gate idt[256] __attribute__((aligned(16)));
 
@@ -59,6 +60,7 @@ void idt_init(void)
 		idt_set_gate(v, isr_stubs + v * STUB_SIZE);
 	idt_set_gate(VECTOR_TIMER, isr_stub_timer);
 	idt_set_gate(VECTOR_WAKEUP, isr_stub_wakeup);
+	idt_set_gate(VECTOR_POSTED, isr_stub_posted);
 	idt_set_gate(VECTOR_SPURIOUS, isr_stub_spurious);
 }
 
@@ -95,7 +97,10 @@ void idt_dispatch(struct trap_frame *f);
 
 void idt_dispatch(struct trap_frame *f)
 {
-	if (f->vector == VECTOR_WAKEUP || f->vector == VECTOR_TIMER) {
+	/* A posted-interrupt notification taken outside the guest only wakes: the
+	 * vCPU's core collects the descriptor before its next entry. */
+	if (f->vector == VECTOR_WAKEUP || f->vector == VECTOR_TIMER ||
+	    f->vector == VECTOR_POSTED) {
 		lapic_eoi();
 		return;
 	}

@@ -8,6 +8,7 @@
 /* Vectors the hypervisor owns; exceptions take 0-31. */
 #define VECTOR_TIMER	0xef	/* host LAPIC timer */
 #define VECTOR_WAKEUP	0xf0	/* IPI that only ends a HLT */
+#define VECTOR_POSTED	0xf2	/* posted-interrupt notification (docs/vmx.md) */
 #define VECTOR_SPURIOUS	0xff
 
 /* Register state saved by the entry stubs, lowest address first. */

@@ -55,6 +55,9 @@ isr_stub_timer:
 	.globl isr_stub_wakeup
 isr_stub_wakeup:
 	stub 0xf0, 0
+	.globl isr_stub_posted
+isr_stub_posted:
+	stub 0xf2, 0
 	.globl isr_stub_spurious
 isr_stub_spurious:
 	stub 0xff, 0

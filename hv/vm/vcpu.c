@@ -37,7 +37,13 @@ int vmx_enter(struct guest_regs *regs, int launched);
 extern const char vmx_exit[];
 
 static uint64_t apic_access_page;
+static bool posted_interrupts_allowed;
 static struct spinlock apic_access_lock;
+
+void vcpu_allow_posted_interrupts(bool allow)
+{
+	posted_interrupts_allowed = allow;
+}
 
 uint64_t *vcpu_gpr(struct vcpu *v, unsigned int index)
 {
@@ -156,12 +162,24 @@ static bool vcpu_setup_controls(struct vcpu *v, const struct vmx_caps *caps)
 			  ENTRY_LOAD_EFER, "entry", &entry))
 		return false;
 
+	v->apicv = proc2 & PROC2_VIRTUAL_INTR_DELIVERY;
+	v->notify_vector = VECTOR_WAKEUP;
+	/*
+	 * The processor's posted interrupts (§30.6) need virtual-interrupt
+	 * delivery and acknowledge-on-exit; off unless the config asks, since
+	 * no emulator here implements them (docs/vmx.md).
+	 */
+	if (posted_interrupts_allowed && v->apicv && caps->posted_interrupts) {
+		pin |= PIN_POSTED_INTERRUPTS;
+		v->notify_vector = VECTOR_POSTED;
+		vmcs_write(VMCS_POSTED_INTR_NV, VECTOR_POSTED);
+		vmcs_write(VMCS_POSTED_INTR_DESC, (uintptr_t)&v->pi);
+	}
 	v->pin_controls = pin;
 	v->proc_controls = proc;
 	vmcs_write(VMCS_PIN_CONTROLS, pin);
 	vmcs_write(VMCS_PROC_CONTROLS, proc);
 	vmcs_write(VMCS_PROC_CONTROLS2, proc2);
-	v->apicv = proc2 & PROC2_VIRTUAL_INTR_DELIVERY;
 	if (v->apicv) {
 		/* Every vector is edge-triggered (MSI, timer, IPIs): no EOI exits. */
 		vmcs_write(VMCS_EOI_EXIT_BITMAP0, 0);
@@ -296,7 +314,7 @@ bool vcpu_reset(struct vcpu *v)
 	}
 	v->launched = false;
 	v->tsc_offset = 0;
-	pi_desc_init(&v->pi, VECTOR_WAKEUP, percpu[v->cpu].apic_id, lapic_is_x2apic());
+	pi_desc_init(&v->pi, VECTOR_POSTED, percpu[v->cpu].apic_id, lapic_is_x2apic());
 	v->stop = VCPU_STOP_NONE;
 	v->stop_reason[0] = '\0';
 	vlapic_init(&v->lapic, v->apic_id, vapic, tsc_hz(),
@@ -324,7 +342,7 @@ void vcpu_post_interrupt(struct vcpu *v, uint8_t vector)
 	/* One IPI per batch: ON stays set until the vCPU's core collects. */
 	if (pi_post(&v->pi, vector)) {
 		__atomic_fetch_add(&v->posted_kicks, 1, __ATOMIC_RELAXED);
-		lapic_send_ipi(percpu[v->cpu].apic_id, VECTOR_WAKEUP);
+		lapic_send_ipi(percpu[v->cpu].apic_id, v->notify_vector);
 	}
 }
 

@@ -69,6 +69,7 @@ struct vcpu {
 	 * the vCPU's core collects before each entry.
 	 */
 	struct pi_desc pi;
+	uint8_t notify_vector;		/* VECTOR_POSTED with the CPU's posting, else VECTOR_WAKEUP */
 	uint64_t posted_kicks;		/* IPIs sent to bring the vCPU round */
 	struct vlapic lapic;		/* runs on guest TSC time */
 	uint64_t exits[EXIT_REASON_COUNT];
@@ -129,6 +130,8 @@ bool vcpu_create(struct vcpu *v);
 bool vcpu_reset(struct vcpu *v);
 enum vcpu_stop vcpu_run(struct vcpu *v);
 void vcpu_stop(struct vcpu *v, enum vcpu_stop why, const char *reason);
+/* Lets vCPUs use the CPU's posted interrupts where it has them (config key). */
+void vcpu_allow_posted_interrupts(bool allow);
 /* Raises vector in v's APIC from any core; v's core merges it before its next entry. */
 void vcpu_post_interrupt(struct vcpu *v, uint8_t vector);
 bool vcpu_collect_posted(struct vcpu *v);
