@@ -13,18 +13,18 @@
 #include "arch/smp.h"
 #include "arch/tsc.h"
 #include "arch/x86.h"
-#include "vm/vm.h"
 #include "config/config.h"
 #include "core/bootinfo.h"
 #include "core/console.h"
+#include "core/guests.h"
 #include "core/percpu.h"
 #include "core/sidecore.h"
-#include "core/guests.h"
 #include "drivers/serial.h"
 #include "lib/printf.h"
 #include "mm/page_alloc.h"
 #include "platform/acpi.h"
 #include "platform/topology.h"
+#include "vm/vm.h"
 
 #define MIB ((uint64_t)1 << 20)
 #define LOW_MEMORY_END MIB
