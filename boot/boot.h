@@ -16,6 +16,8 @@
 /* C code takes these from arch/x86.h. */
 #ifdef __ASSEMBLY__
 #define CR0_PE		(1 << 0)
+#define CR0_NW		(1 << 29)
+#define CR0_CD		(1 << 30)
 #define CR0_PG		(1 << 31)
 #define CR4_PAE		(1 << 5)
 #define MSR_EFER	0xc0000080

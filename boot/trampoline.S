@@ -49,7 +49,9 @@ real_mode_entry:
 	shll	$4, %ebx
 
 	lgdtl	OFF(param_gdt_desc)
+	/* INIT leaves caching disabled (CD, NW: SDM Vol. 3A §9.1.1); enable it. */
 	movl	%cr0, %eax
+	andl	$~(CR0_CD | CR0_NW), %eax
 	orl	$CR0_PE, %eax
 	movl	%eax, %cr0
 	ljmpl	*OFF(param_pm32)

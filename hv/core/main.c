@@ -117,14 +117,10 @@ static uint64_t main_address_space_limit(void)
 
 static void main_probe_vmx(unsigned int cpu)
 {
-	uint64_t region = page_alloc_node(percpu[cpu].node, PAGE_SIZE, PAGE_SIZE);
-
-	if (!region) {
+	if (!percpu[cpu].vmxon_region)
 		percpu[cpu].vmx.reason = "no memory for the VMXON region";
-	} else {
-		vmx_probe(&percpu[cpu].vmx, region);
-		page_free_node(percpu[cpu].node, region, PAGE_SIZE);
-	}
+	else
+		vmx_probe(&percpu[cpu].vmx, percpu[cpu].vmxon_region);
 	__atomic_store_n(&percpu[cpu].vmx_probed, true, __ATOMIC_RELEASE);
 }
 
@@ -255,10 +251,15 @@ void hv_main(uint32_t magic, const void *mbi)
 		panic("boot CPU (apic %u) is not in the MADT", lapic_id());
 	bsp_cpu = cpu;
 	percpu_setup(bsp_cpu);
+	/*
+	 * Each core's VMXON region comes from its node now, on the boot CPU:
+	 * the page pools take no lock, and the APs probe VMX concurrently.
+	 */
 	for (unsigned int c = 0; c < topo.cpu_count; c++) {
 		percpu[c].cpu = c;
 		percpu[c].apic_id = topo.cpu[c].apic_id;
 		percpu[c].node = topo.cpu[c].node;
+		percpu[c].vmxon_region = page_alloc_node(percpu[c].node, PAGE_SIZE, PAGE_SIZE);
 	}
 	percpu[bsp_cpu].online = true;
 	printk("cpu %u: apic %u online (boot cpu, %s)\n", bsp_cpu, lapic_id(),

@@ -35,7 +35,7 @@ struct percpu {
 	struct vmx_caps vmx;
 	uint64_t stack_top;
 	struct cpu_tables tables;
-	uint64_t vmxon_region;	/* kept while VMX is on, 0 otherwise */
+	uint64_t vmxon_region;	/* this core's, from its node; 0 if none was free */
 	struct vcpu *vcpu;	/* the vCPU this core runs, if its role is VCPU */
 };
 

@@ -31,7 +31,11 @@ uint64_t page_pool_alloc(struct page_pool *pool, uint64_t bytes, uint64_t align)
 void page_pool_free(struct page_pool *pool, uint64_t phys, uint64_t bytes);
 uint64_t page_pool_free_bytes(const struct page_pool *pool);
 
-/* The machine-wide pools, indexed by node number. */
+/*
+ * The machine-wide pools, indexed by node number. They take no lock: the
+ * hypervisor allocates only while it boots, on the boot CPU (guest RAM,
+ * page tables, VMCS and VMXON pages, rings, stacks).
+ */
 void page_alloc_init(unsigned int node_count);
 struct page_pool *page_alloc_pool(unsigned int node);
 unsigned int page_alloc_node_count(void);

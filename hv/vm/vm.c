@@ -166,13 +166,10 @@ void guest_run_vcpu(struct vcpu *v)
 	struct guest *g = v->guest;
 	enum config_action action;
 
-	if (!cpu->vmxon_region) {
-		cpu->vmxon_region = page_alloc_node(cpu->node, PAGE_SIZE, PAGE_SIZE);
-		if (!cpu->vmxon_region || !vmx_enable(&cpu->vmx, cpu->vmxon_region)) {
-			printk("guest %s: cannot enable VMX on cpu %u\n", g->name, cpu->cpu);
-			g->state = GUEST_CRASHED;
-			return;
-		}
+	if (!vmx_enable(&cpu->vmx, cpu->vmxon_region)) {
+		printk("guest %s: cannot enable VMX on cpu %u\n", g->name, cpu->cpu);
+		g->state = GUEST_CRASHED;
+		return;
 	}
 	lapic_timer_init();
 
