@@ -373,25 +373,30 @@ static bool vcpu_handle_ept_violation(struct vcpu *v)
 	return true;
 }
 
+/* A register write to the virtual APIC, from either exit that carries one. */
+static void vcpu_apic_write(struct vcpu *v, uint32_t offset, uint32_t value)
+{
+	struct vlapic_ipi ipi = vlapic_write(&v->lapic, offset, value, vcpu_guest_tsc(v));
+
+	if (ipi.valid)
+		printk("[%s] IPI %#x to apic %u dropped: single-vCPU guest\n",
+		       v->guest->name, ipi.icr_low, ipi.destination);
+}
+
 /* Without APIC-register virtualization every xAPIC access exits (§30.4.1). */
 static bool vcpu_handle_apic_access(struct vcpu *v)
 {
 	uint64_t q = vmcs_read(VMCS_EXIT_QUALIFICATION);
 	uint32_t offset = APIC_ACCESS_OFFSET(q);
 	struct decode_insn insn;
-	struct vlapic_ipi ipi;
 
 	if (APIC_ACCESS_TYPE(q) > APIC_ACCESS_LINEAR_WRITE)
 		return vcpu_fail(v, "APIC access of type %lu", APIC_ACCESS_TYPE(q));
 	if (!vcpu_decode_mmio(v, GUEST_LAPIC_GPA + offset, &insn))
 		return false;
 	if (insn.write) {
-		ipi = vlapic_write(&v->lapic, offset & ~0xfu,
-				   (uint32_t)decode_write_value(&insn, (uint64_t *)&v->regs),
-				   vcpu_guest_tsc(v));
-		if (ipi.valid)
-			printk("[%s] IPI %#x to apic %u dropped: single-vCPU guest\n",
-			       v->guest->name, ipi.icr_low, ipi.destination);
+		vcpu_apic_write(v, offset & ~0xfu,
+				(uint32_t)decode_write_value(&insn, (uint64_t *)&v->regs));
 	} else {
 		vcpu_mmio_load(v, &insn, vlapic_read(&v->lapic, offset & ~0xfu, vcpu_guest_tsc(v)) &
 				     vcpu_mmio_mask(insn.size));
@@ -404,12 +409,8 @@ static bool vcpu_handle_apic_access(struct vcpu *v)
 static bool vcpu_handle_apic_write(struct vcpu *v)
 {
 	uint32_t offset = APIC_ACCESS_OFFSET(vmcs_read(VMCS_EXIT_QUALIFICATION)) & ~0xfu;
-	struct vlapic_ipi ipi;
 
-	ipi = vlapic_write(&v->lapic, offset, v->lapic.page[offset / 4], vcpu_guest_tsc(v));
-	if (ipi.valid)
-		printk("[%s] IPI %#x to apic %u dropped: single-vCPU guest\n",
-		       v->guest->name, ipi.icr_low, ipi.destination);
+	vcpu_apic_write(v, offset, v->lapic.page[offset / 4]);
 	return true;
 }
 

@@ -11,6 +11,17 @@
  */
 #define VMCS_HOST_RSP 0x6c14
 
+/* Drops the saved regs pointer and restores the callee-saved registers. */
+.macro restore_host
+	popq	%rdi
+	popq	%r15
+	popq	%r14
+	popq	%r13
+	popq	%r12
+	popq	%rbp
+	popq	%rbx
+.endm
+
 	.text
 	.globl vmx_enter
 vmx_enter:
@@ -50,13 +61,7 @@ vmx_enter:
 	jmp	2f
 1:	vmresume
 2:	/* VMfail: the guest registers are live; discard them. */
-	popq	%rdi
-	popq	%r15
-	popq	%r14
-	popq	%r13
-	popq	%r12
-	popq	%rbp
-	popq	%rbx
+	restore_host
 	movl	$1, %eax
 	ret
 
@@ -79,12 +84,6 @@ vmx_exit:
 	movq	%r13, 13*8(%rax)
 	movq	%r14, 14*8(%rax)
 	movq	%r15, 15*8(%rax)
-	popq	%rdi
-	popq	%r15
-	popq	%r14
-	popq	%r13
-	popq	%r12
-	popq	%rbp
-	popq	%rbx
+	restore_host
 	xorl	%eax, %eax
 	ret
