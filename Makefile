@@ -14,6 +14,8 @@ PYTHON   ?= python3
 
 B := build
 
+.DEFAULT_GOAL := all
+
 # Freestanding C for the hypervisor: no libc headers but the compiler's own
 # (stdint.h, stddef.h, stdbool.h, stdarg.h), no SSE, no red zone (interrupts
 # land on the current stack).
