@@ -54,6 +54,7 @@ def main():
     ap.add_argument('--log', required=True)
     ap.add_argument('--model', default='')
     ap.add_argument('--cpus', default='')
+    ap.add_argument('--ips', default='50000000')
     ap.add_argument('--command', default='')
     ap.add_argument('--out')
     ap.add_argument('--csv', action='store_true',
@@ -99,8 +100,9 @@ def main():
     if a.csv:
         return 0
 
-    section = [f'## {a.model}, {a.cpus} CPUs', '',
-               f'Command: `{a.command}` (Bochs `cpu: model={a.model}, count={a.cpus}`, '
+    heading = f'## {a.model}, {a.cpus} CPUs, ips {a.ips}'
+    section = [heading, '',
+               f'Command: `{a.command}` (Bochs `cpu: model={a.model}, count={a.cpus}, ips={a.ips}`, '
                '`clock: sync=none`: time is instruction count).', '',
                '| test | size | netperf | exits | HLT exits | interrupts | doorbells | sidecore busy |',
                '|---|---|---|---|---|---|---|---|']
@@ -110,8 +112,8 @@ def main():
         text = open(a.out).read()
     except FileNotFoundError:
         text = '# Measured results\n\n'
-    # Replace this model's section, keep the others.
-    pattern = re.compile(rf'^## {re.escape(a.model)}, .*?(?=^## |\Z)', re.S | re.M)
+    # Replace this model's section at this speed, keep the others.
+    pattern = re.compile(rf'^{re.escape(heading)}\n.*?(?=^## |\Z)', re.S | re.M)
     body = '\n'.join(section) + '\n'
     text = pattern.sub(body, text) if pattern.search(text) else text.rstrip('\n') + '\n\n' + body
     open(a.out, 'w').write(text)
