@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/spinlock.h"
+
 #define PCI_SLOTS		32
 #define PCI_CONFIG_SIZE		256
 #define PCI_CONFIG_ADDRESS_PORT	0xcf8
@@ -41,6 +43,7 @@ struct pci_device {
 };
 
 struct pci_bus {
+	struct spinlock lock;		/* guards the fields below and the devices' config */
 	struct pci_device *slot[PCI_SLOTS];
 	uint32_t config_address;	/* last value written to CF8 */
 };
