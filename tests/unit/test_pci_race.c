@@ -28,7 +28,7 @@
 #define BAR0_SIZED	((uint32_t)~(BAR0_SIZE - 1) | PCI_BAR_MEM_64)
 #define BRIDGE_ID	0x12378086u	/* 440FX: vendor 8086, device 1237 */
 
-#define ROUNDS		8
+#define ROUNDS		4
 #define HOOK_SPIN	20000	/* the hook's work, in loop turns */
 #define HOOK_YIELDS	2	/* turns it offers another core to come in */
 #define THREADS		4

@@ -25,9 +25,9 @@
 #define REG_LSR		5
 #define IER_THRI	0x02
 
-#define ROUNDS		8
-#define RACING_BYTES	8	/* what the second writer sends each round */
-#define IIR_POLLS	4	/* the poller's reads each round */
+#define ROUNDS		6
+#define RACING_BYTES	4	/* what the second writer sends each round */
+#define IIR_POLLS	2	/* the poller's reads each round */
 #define SINK_SPIN	20000	/* the sink's work per line, in loop turns */
 #define SINK_YIELDS	4	/* turns it offers other cores to go on writing */
 
