@@ -2,6 +2,14 @@
 /*
  * pci.h - a guest's PCI bus 0: configuration space through the CF8/CFC
  * ports and through ECAM, for the host bridge and the emulated devices.
+ *
+ * Every vCPU of a guest may reach its bus at once. The bus lock makes each
+ * configuration access atomic, as a host bridge does: the CF8 latch, the
+ * slot table and every device's config[] bytes change under it, and a
+ * device's written hook runs inside it, so the hook must not call back into
+ * the bus. A device whose state another core also touches (the virtio-net
+ * function and its sidecore) needs its owner's lock around the bus call as
+ * well, always taken before the bus lock (hv/vm/guest_net.c).
  */
 #ifndef SIDECORE_VDEV_PCI_H
 #define SIDECORE_VDEV_PCI_H
@@ -31,7 +39,7 @@
 
 struct pci_device;
 
-/* Called after the guest wrote config space (e.g. to move a BAR). */
+/* Called after the guest wrote config space (e.g. to move a BAR), bus lock held. */
 typedef void (*pci_config_written_fn)(struct pci_device *dev, unsigned int offset,
 				      unsigned int size);
 
