@@ -5,11 +5,12 @@
  *
  * Every vCPU of a guest may reach its bus at once. The bus lock makes each
  * configuration access atomic, as a host bridge does: the CF8 latch, the
- * slot table and every device's config[] bytes change under it, and a
- * device's written hook runs inside it, so the hook must not call back into
- * the bus. A device whose state another core also touches (the virtio-net
- * function and its sidecore) needs its owner's lock around the bus call as
- * well, always taken before the bus lock (hv/vm/guest_net.c).
+ * slot table and the config[] bytes a guest access reads or writes are
+ * touched only under it, and a device's written hook runs inside it, so the
+ * hook must not call back into the bus. A device whose state another core
+ * also touches (the virtio-net function, which its sidecore updates, config
+ * bytes included) is guarded by its owner's lock as well, held around every
+ * bus call and always taken before the bus lock (hv/vm/guest_net.c).
  */
 #ifndef SIDECORE_VDEV_PCI_H
 #define SIDECORE_VDEV_PCI_H
