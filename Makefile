@@ -97,7 +97,7 @@ $(B)/tools/sidecore: $(patsubst %,$(B)/host/%.o,$(TOOL_SRCS)) $(HOST_OBJS)
 
 $(B)/tests/%: $(B)/host/tests/unit/%.c.o $(patsubst %,$(B)/host/%.o,$(UNIT_EXTRA)) $(HOST_OBJS)
 	@mkdir -p $(dir $@)
-	$(HOSTCC) $(SAN_FLAGS) -o $@ $^ -lcmocka
+	$(HOSTCC) $(SAN_FLAGS) -pthread -o $@ $^ -lcmocka
 
 $(B)/fuzz/%: tests/fuzz/%.c $(PURE_SRCS) $(HOST_LOG) | $(UAPI_STAMP)
 	@mkdir -p $(dir $@)

@@ -21,10 +21,15 @@ void pci_bus_init(struct pci_bus *bus)
 
 bool pci_bus_add(struct pci_bus *bus, unsigned int slot, struct pci_device *dev)
 {
-	if (slot >= PCI_SLOTS || bus->slot[slot])
-		return false;
-	bus->slot[slot] = dev;
-	return true;
+	bool added = false;
+
+	spin_lock(&bus->lock);
+	if (slot < PCI_SLOTS && !bus->slot[slot]) {
+		bus->slot[slot] = dev;
+		added = true;
+	}
+	spin_unlock(&bus->lock);
+	return added;
 }
 
 static void config_put(uint8_t *p, unsigned int offset, unsigned int size, uint32_t v)
@@ -111,6 +116,10 @@ static uint32_t pci_all_ones(unsigned int size)
 	return size >= 4 ? 0xffffffffu : (1u << (8 * size)) - 1;
 }
 
+/*
+ * The latch is read once: slot, register and the bounds check all come
+ * from the same value.
+ */
 static struct pci_device *pci_cf8_target(struct pci_bus *bus, uint16_t port,
 					 unsigned int size, unsigned int *offset)
 {
@@ -123,7 +132,7 @@ static struct pci_device *pci_cf8_target(struct pci_bus *bus, uint16_t port,
 			  *offset, size);
 }
 
-uint32_t pci_io_read(struct pci_bus *bus, uint16_t port, unsigned int size)
+static uint32_t pci_io_read_locked(struct pci_bus *bus, uint16_t port, unsigned int size)
 {
 	struct pci_device *dev;
 	unsigned int offset;
@@ -136,7 +145,8 @@ uint32_t pci_io_read(struct pci_bus *bus, uint16_t port, unsigned int size)
 	return dev ? pci_device_read(dev, offset, size) : pci_all_ones(size);
 }
 
-void pci_io_write(struct pci_bus *bus, uint16_t port, unsigned int size, uint32_t value)
+static void pci_io_write_locked(struct pci_bus *bus, uint16_t port, unsigned int size,
+				uint32_t value)
 {
 	struct pci_device *dev;
 	unsigned int offset;
@@ -160,7 +170,7 @@ static struct pci_device *pci_ecam_target(struct pci_bus *bus, uint64_t offset,
 			  (offset >> 12) & 7, offset & 0xfff, size);
 }
 
-uint32_t pci_ecam_read(struct pci_bus *bus, uint64_t offset, unsigned int size)
+static uint32_t pci_ecam_read_locked(struct pci_bus *bus, uint64_t offset, unsigned int size)
 {
 	struct pci_device *dev = pci_ecam_target(bus, offset, size);
 
@@ -174,10 +184,82 @@ uint32_t pci_ecam_read(struct pci_bus *bus, uint64_t offset, unsigned int size)
 	return dev && (offset & 0xfff) >= PCI_CONFIG_SIZE ? 0 : pci_all_ones(size);
 }
 
-void pci_ecam_write(struct pci_bus *bus, uint64_t offset, unsigned int size, uint32_t value)
+static void pci_ecam_write_locked(struct pci_bus *bus, uint64_t offset, unsigned int size,
+				  uint32_t value)
 {
 	struct pci_device *dev = pci_ecam_target(bus, offset, size);
 
 	if (dev)
 		pci_device_write(dev, offset & 0xfff, size, value);
+}
+
+/**
+ * pci_io_read() - a guest's IN from CF8-CFF
+ * @bus: the guest's bus
+ * @port: 0xcf8 (the address latch, dword only) or 0xcfc-0xcff (data)
+ * @size: 1, 2 or 4 bytes
+ *
+ * Return: the register through the latched address; all ones for an
+ * absent function, a disabled latch or a misaligned access.
+ */
+uint32_t pci_io_read(struct pci_bus *bus, uint16_t port, unsigned int size)
+{
+	uint32_t value;
+
+	spin_lock(&bus->lock);
+	value = pci_io_read_locked(bus, port, size);
+	spin_unlock(&bus->lock);
+	return value;
+}
+
+/**
+ * pci_io_write() - a guest's OUT to CF8-CFF
+ * @bus: the guest's bus
+ * @port: 0xcf8 (the address latch, dword only) or 0xcfc-0xcff (data)
+ * @size: 1, 2 or 4 bytes
+ * @value: the value, in its low @size bytes
+ *
+ * A data write changes only the target's writable bits, then runs its
+ * written hook with the bus lock held.
+ */
+void pci_io_write(struct pci_bus *bus, uint16_t port, unsigned int size, uint32_t value)
+{
+	spin_lock(&bus->lock);
+	pci_io_write_locked(bus, port, size, value);
+	spin_unlock(&bus->lock);
+}
+
+/**
+ * pci_ecam_read() - a guest's load from the ECAM window
+ * @bus: the guest's bus
+ * @offset: offset into the window
+ * @size: 1, 2 or 4 bytes, naturally aligned
+ *
+ * Return: the register's value, 0 in a present function's extended space,
+ * all ones elsewhere.
+ */
+uint32_t pci_ecam_read(struct pci_bus *bus, uint64_t offset, unsigned int size)
+{
+	uint32_t value;
+
+	spin_lock(&bus->lock);
+	value = pci_ecam_read_locked(bus, offset, size);
+	spin_unlock(&bus->lock);
+	return value;
+}
+
+/**
+ * pci_ecam_write() - a guest's store to the ECAM window
+ * @bus: the guest's bus
+ * @offset: offset into the window
+ * @size: 1, 2 or 4 bytes, naturally aligned
+ * @value: the value, in its low @size bytes
+ *
+ * Like pci_io_write(), with the address in the offset instead of the latch.
+ */
+void pci_ecam_write(struct pci_bus *bus, uint64_t offset, unsigned int size, uint32_t value)
+{
+	spin_lock(&bus->lock);
+	pci_ecam_write_locked(bus, offset, size, value);
+	spin_unlock(&bus->lock);
 }

@@ -2,12 +2,23 @@
 /*
  * pci.h - a guest's PCI bus 0: configuration space through the CF8/CFC
  * ports and through ECAM, for the host bridge and the emulated devices.
+ *
+ * Every vCPU of a guest may reach its bus at once. The bus lock makes each
+ * configuration access atomic, as a host bridge does: the CF8 latch, the
+ * slot table and the config[] bytes a guest access reads or writes are
+ * touched only under it, and a device's written hook runs inside it, so the
+ * hook must not call back into the bus. A device whose state another core
+ * also touches (the virtio-net function, which its sidecore updates, config
+ * bytes included) is guarded by its owner's lock as well, held around every
+ * bus call and always taken before the bus lock (hv/vm/guest_net.c).
  */
 #ifndef SIDECORE_VDEV_PCI_H
 #define SIDECORE_VDEV_PCI_H
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#include "core/spinlock.h"
 
 #define PCI_SLOTS		32
 #define PCI_CONFIG_SIZE		256
@@ -29,7 +40,7 @@
 
 struct pci_device;
 
-/* Called after the guest wrote config space (e.g. to move a BAR). */
+/* Called after the guest wrote config space (e.g. to move a BAR), bus lock held. */
 typedef void (*pci_config_written_fn)(struct pci_device *dev, unsigned int offset,
 				      unsigned int size);
 
@@ -41,6 +52,7 @@ struct pci_device {
 };
 
 struct pci_bus {
+	struct spinlock lock;		/* guards the fields below and the devices' config */
 	struct pci_device *slot[PCI_SLOTS];
 	uint32_t config_address;	/* last value written to CF8 */
 };

@@ -57,11 +57,15 @@ void uart_init(struct uart *u, uart_line_fn sink, void *ctx)
 	u->ctx = ctx;
 }
 
-void uart_flush(struct uart *u)
+/*
+ * Hands line[] to the sink, lock held. The index is clamped rather than
+ * trusted: even a len that ran past the buffer cannot write outside it.
+ */
+static void uart_emit(struct uart *u)
 {
-	if (!u->len)
-		return;
-	u->line[u->len] = '\0';
+	unsigned int len = u->len < UART_LINE_MAX ? u->len : UART_LINE_MAX - 1;
+
+	u->line[len] = '\0';
 	u->sink(u->ctx, u->line);
 	u->len = 0;
 }
@@ -69,21 +73,26 @@ void uart_flush(struct uart *u)
 static void uart_transmit(struct uart *u, uint8_t c)
 {
 	if (c == '\n') {
-		u->line[u->len] = '\0';
-		u->sink(u->ctx, u->line);
-		u->len = 0;
+		uart_emit(u);
 		return;
 	}
 	if (c == '\r')
 		return;
 	if (c < 0x20 && c != '\t')
 		c = '.';	/* keep the host console's lines intact */
+	/*
+	 * The lock keeps len below the limit here; the check bounds the store
+	 * below by itself, whatever len holds.
+	 */
+	if (u->len >= UART_LINE_MAX - 1)
+		uart_emit(u);
 	u->line[u->len++] = (char)c;
-	if (u->len == UART_LINE_MAX - 1)
-		uart_flush(u);
+	/* A full line leaves at once, so the console never lags a long line. */
+	if (u->len >= UART_LINE_MAX - 1)
+		uart_emit(u);
 }
 
-uint8_t uart_read(struct uart *u, unsigned int offset)
+static uint8_t uart_read_locked(struct uart *u, unsigned int offset)
 {
 	bool dlab = u->lcr & LCR_DLAB;
 
@@ -115,7 +124,7 @@ uint8_t uart_read(struct uart *u, unsigned int offset)
 	}
 }
 
-void uart_write(struct uart *u, unsigned int offset, uint8_t value)
+static void uart_write_locked(struct uart *u, unsigned int offset, uint8_t value)
 {
 	bool dlab = u->lcr & LCR_DLAB;
 
@@ -153,4 +162,52 @@ void uart_write(struct uart *u, unsigned int offset, uint8_t value)
 	case REG_SCR:	u->scr = value; break;
 	default:	break;
 	}
+}
+
+/**
+ * uart_read() - a guest's IN from one of the UART's eight ports
+ * @u: the UART
+ * @offset: port - base, 0-7; anything else reads an undriven bus
+ *
+ * Return: the register's value. Reading IIR acknowledges a THRE interrupt.
+ */
+uint8_t uart_read(struct uart *u, unsigned int offset)
+{
+	uint8_t value;
+
+	spin_lock(&u->lock);
+	value = uart_read_locked(u, offset);
+	spin_unlock(&u->lock);
+	return value;
+}
+
+/**
+ * uart_write() - a guest's OUT to one of the UART's eight ports
+ * @u: the UART
+ * @offset: port - base, 0-7; anything else is ignored
+ * @value: the byte written
+ *
+ * A byte written to THR may complete a line, which goes to the sink before
+ * this returns, with the UART's lock still held.
+ */
+void uart_write(struct uart *u, unsigned int offset, uint8_t value)
+{
+	spin_lock(&u->lock);
+	uart_write_locked(u, offset, value);
+	spin_unlock(&u->lock);
+}
+
+/**
+ * uart_flush() - hand a partial line to the sink
+ * @u: the UART
+ *
+ * Used when the guest stops, so nothing it printed is lost. Does nothing
+ * when no byte is buffered.
+ */
+void uart_flush(struct uart *u)
+{
+	spin_lock(&u->lock);
+	if (u->len)
+		uart_emit(u);
+	spin_unlock(&u->lock);
 }

@@ -4,12 +4,21 @@
  * transmit only, its interrupt line unwired (the guest has no I/O APIC; the
  * driver polls IIR on a timer tick and refills the 64-byte FIFO each time).
  * Complete lines go to a sink.
+ *
+ * Every vCPU of a guest may reach the same UART at once. Each entry point
+ * below takes the UART's lock for the whole access, sink call included, so
+ * the register file and the line buffer change one access at a time and
+ * lines reach the sink whole and in order. The sink therefore runs with the
+ * lock held: it must not call back into this UART, and may take only locks
+ * that are never held around a UART call (the console's).
  */
 #ifndef SIDECORE_VDEV_UART_H
 #define SIDECORE_VDEV_UART_H
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#include "core/spinlock.h"
 
 #define UART_COM1_BASE	0x3f8
 #define UART_PORTS	8
@@ -18,14 +27,16 @@
 typedef void (*uart_line_fn)(void *ctx, const char *line);
 
 struct uart {
+	struct spinlock lock;		/* guards every field below */
 	uint8_t ier, lcr, mcr, scr, dll, dlm, fcr;
 	bool thr_empty_pending;	/* the THRE interrupt condition (IIR 0x02) */
-	char line[UART_LINE_MAX];
-	unsigned int len;
+	unsigned int len;		/* bytes in line[], below UART_LINE_MAX - 1 */
 	uart_line_fn sink;
 	void *ctx;
+	char line[UART_LINE_MAX];	/* last: in host tests an overrun hits a redzone */
 };
 
+/* Before any vCPU runs: the lock starts free. */
 void uart_init(struct uart *uart, uart_line_fn sink, void *ctx);
 /* offset is port - base (0-7); reads return the register value. */
 uint8_t uart_read(struct uart *uart, unsigned int offset);

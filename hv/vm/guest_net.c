@@ -1,9 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * guest_net.c - wires a guest's virtio-net device model to its virtio-pci
- * function, its sidecore and its vCPUs. Everything that changes the device
- * (BAR and configuration accesses from the vCPU, polling from the sidecore)
- * runs under the sidecore's lock.
+ * function, its sidecore and its vCPUs.
+ *
+ * Locking. The sidecore's lock guards the whole device, struct virtio_pci
+ * and struct virtio_net alike (virtio_pci.c takes no lock of its own):
+ *   - BAR accesses from any vCPU: guest_net_mmio() takes it around decode
+ *     and access, so the BAR cannot move in between;
+ *   - configuration accesses (CF8/CFC, ECAM) from any vCPU: the exit
+ *     handler takes it through guest_pci_lock() before the bus call, which
+ *     then takes the bus lock (vdev/pci.h) and runs the function's written
+ *     hook inside both;
+ *   - the sidecore's poll pass, which raises interrupts through
+ *     guest_net_interrupt() and guest_net_flush();
+ *   - a restart's device reset (guest_net_reset()).
+ * Order: sidecore lock, then the bus lock, then the console's lock (printk
+ * and the MSI path may run under both). Nothing here takes the sidecore's
+ * lock while holding the bus lock or a UART's.
  */
 #include <stddef.h>
 #include <string.h>
@@ -185,6 +198,7 @@ bool guest_net_mmio(struct guest_net *gn, uint64_t gpa, unsigned int size, bool 
 	bool claimed;
 
 	*notify = false;
+	/* Decode and access under one hold: a config write may move the BAR. */
 	spin_lock(&gn->sidecore->lock);
 	claimed = virtio_pci_bar_decode(&gn->pci, gpa, size, &offset);
 	if (claimed && write)

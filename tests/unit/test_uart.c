@@ -170,6 +170,33 @@ static void test_flush_hands_over_partial_line(void **state)
 	assert_string_equal(c.line[1], "root");
 }
 
+/*
+ * However len came to run past the buffer (a core racing another, were the
+ * lock ever missing), the next byte stores inside line[]: the buffer goes
+ * out first, clamped, and the byte starts a new line.
+ */
+static void test_overlong_len_stays_in_buffer(void **state)
+{
+	struct console c;
+	/* Exactly its size on the heap: AddressSanitizer guards its end. */
+	struct uart *u = test_malloc(sizeof(*u));
+
+	(void)state;
+	memset(&c, 0, sizeof(c));
+	uart_init(u, console_sink, &c);
+	uart_puts(u, "boot");
+	u->len = UART_LINE_MAX + 40;
+	uart_puts(u, "x\n");
+	assert_int_equal(c.lines, 2);
+	assert_string_equal(c.line[0], "boot");
+	assert_string_equal(c.line[1], "x");
+	u->len = UART_LINE_MAX;
+	uart_flush(u);
+	assert_int_equal(c.lines, 3);
+	assert_string_equal(c.line[2], "x");	/* what the buffer held */
+	test_free(u);
+}
+
 /* --- registers ----------------------------------------------------------------- */
 
 static void test_reset_registers(void **state)
@@ -488,6 +515,7 @@ int main(void)
 		cmocka_unit_test(test_control_characters_replaced),
 		cmocka_unit_test(test_long_line_flushed_at_limit),
 		cmocka_unit_test(test_flush_hands_over_partial_line),
+		cmocka_unit_test(test_overlong_len_stays_in_buffer),
 	};
 	const struct CMUnitTest registers[] = {
 		cmocka_unit_test(test_reset_registers),
