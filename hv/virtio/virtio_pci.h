@@ -55,7 +55,10 @@ struct virtio_pci_device_ops {
 	 */
 	bool (*queue_enable)(void *ctx, unsigned int queue, uint16_t size, uint64_t desc,
 			     uint64_t driver, uint64_t device);
-	/* DRIVER_OK accepted: buffers may be used from now on (§3.1.1). */
+	/*
+	 * DRIVER_OK accepted: buffers may be used from now on (§3.1.1). Never
+	 * called without accepted features or while DEVICE_NEEDS_RESET is set.
+	 */
 	void (*driver_ok)(void *ctx, uint64_t features);
 	/* The driver reset the device: drop every queue (§2.1.2, §4.1.4.3.2). */
 	void (*reset)(void *ctx);
