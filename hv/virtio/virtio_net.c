@@ -203,14 +203,33 @@ static bool virtio_net_check_tx_header(const struct virtio_net *dev,
 	return hdr->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM && hdr->gso_size != 0;
 }
 
-/* Describes a transmit chain as a packet, without copying the frame. */
+/*
+ * A transmit chain is a header and a frame, all for the device to read
+ * (virtio 1.1 §5.1.6.2; §2.6.5.1: the device does not read a device-writable
+ * buffer). A chain of another shape is the driver breaking the queue, not a
+ * frame to drop. Returns what is wrong with it, or NULL.
+ */
+static const char *virtio_net_tx_chain_error(const struct virtq_chain *chain)
+{
+	if (chain->writable)
+		return "transmit buffer with a device-writable part";
+	if (chain->readable < HDR_SIZE)
+		return "transmit buffer shorter than the header";
+	return NULL;
+}
+
+/*
+ * Describes a well-formed transmit chain as a packet, without copying the
+ * frame. False for a frame the switch cannot carry (no Ethernet header,
+ * longer than NET_FRAME_MAX) or whose header asks for more than was
+ * negotiated: the frame is dropped, the queue goes on.
+ */
 static bool virtio_net_build_packet(const struct virtio_net *dev,
 				    const struct virtq_chain *chain, struct net_packet *pkt)
 {
 	uint32_t skip = HDR_SIZE;
 
-	if (chain->writable || chain->readable < HDR_SIZE + ETH_HLEN ||
-	    chain->readable - HDR_SIZE > NET_FRAME_MAX)
+	if (chain->readable - HDR_SIZE < ETH_HLEN || chain->readable - HDR_SIZE > NET_FRAME_MAX)
 		return false;
 	chain_read(chain, &pkt->hdr, HDR_SIZE);
 	pkt->len = chain->readable - HDR_SIZE;
@@ -234,11 +253,18 @@ unsigned int virtio_net_poll_tx(struct virtio_net *dev, unsigned int budget)
 	struct virtq_chain chain;
 	struct net_packet pkt;
 	unsigned int done = 0;
+	const char *error;
 	int got = 0;
 
 	if (!virtio_net_active(dev))
 		return 0;
 	while (done < budget && (got = virtq_pop(vq, &chain)) > 0) {
+		error = virtio_net_tx_chain_error(&chain);
+		if (error) {
+			virtq_break(vq, error, chain.head);
+			got = -1;
+			break;
+		}
 		if (virtio_net_build_packet(dev, &chain, &pkt)) {
 			dev->port.stats.tx_packets++;
 			dev->port.stats.tx_bytes += pkt.len;

@@ -37,7 +37,7 @@ typedef void (*virtio_net_interrupt_fn)(struct virtio_net *dev, unsigned int sou
 
 /* Why packets were dropped, beyond the port's totals. */
 struct virtio_net_stats {
-	uint64_t tx_malformed;	/* bad header, frame too short or long */
+	uint64_t tx_malformed;	/* header asks too much, frame too short or long */
 	uint64_t rx_no_buffers;	/* receiveq empty */
 	uint64_t rx_too_big;	/* without MRG_RXBUF: the next buffer too small */
 	uint64_t rx_offloads;	/* GSO or partial checksum the guest did not accept */

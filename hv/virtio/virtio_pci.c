@@ -205,6 +205,7 @@ static void device_reset(struct virtio_pci *fn)
 	fn->msix_config = VIRTIO_MSI_NO_VECTOR;
 	fn->queue_select = 0;
 	fn->status = 0;
+	fn->features_refused = false;
 	fn->isr = 0;
 	for (unsigned int i = 0; i < fn->ops->num_queues; i++) {
 		struct virtio_pci_queue *q = &fn->queue[i];
@@ -236,11 +237,33 @@ static void status_write(struct virtio_pci *fn, uint8_t value)
 	if (old & ~value)
 		return;		/* §2.1.1: only a reset clears bits */
 	added = value & ~old;
+	/*
+	 * §3.1.1 step 6: a refused feature set leaves the device unusable
+	 * until a reset; new features and another FEATURES_OK do not revive it.
+	 */
 	if ((added & VIRTIO_CONFIG_S_FEATURES_OK) &&
-	    (!(value & VIRTIO_CONFIG_S_DRIVER) || !features_acceptable(fn)))
+	    (!(value & VIRTIO_CONFIG_S_DRIVER) || fn->features_refused ||
+	     !features_acceptable(fn))) {
 		value &= ~VIRTIO_CONFIG_S_FEATURES_OK;	/* the driver reads it back */
-	if (!(value & VIRTIO_CONFIG_S_FEATURES_OK))
+		fn->features_refused = true;
+	}
+	/*
+	 * §3.1.1 and §2.1.2: DRIVER_OK takes accepted features, and a device
+	 * that needs a reset does not go live. The spec's way for a driver
+	 * that sets it anyway is the device's error state: DRIVER_OK stays
+	 * clear and DEVICE_NEEDS_RESET is set until the driver resets.
+	 */
+	if ((added & VIRTIO_CONFIG_S_DRIVER_OK) &&
+	    (!(value & VIRTIO_CONFIG_S_FEATURES_OK) ||
+	     (fn->status & VIRTIO_CONFIG_S_NEEDS_RESET))) {
 		value &= ~VIRTIO_CONFIG_S_DRIVER_OK;
+		fn->status = value | (fn->status & VIRTIO_CONFIG_S_NEEDS_RESET);
+		if (!(fn->status & VIRTIO_CONFIG_S_NEEDS_RESET))
+			log_msg("virtio-pci %s: DRIVER_OK without accepted features, "
+				"device needs reset", fn->name);
+		virtio_pci_mark_needs_reset(fn);
+		return;
+	}
 	fn->status = value | (fn->status & VIRTIO_CONFIG_S_NEEDS_RESET);
 	added = value & ~old;
 	if ((added & VIRTIO_CONFIG_S_DRIVER_OK) && fn->ops->driver_ok)
@@ -372,8 +395,8 @@ static void queue_enable(struct virtio_pci *fn, struct virtio_pci_queue *q)
 	if (q->desc % 16 || q->driver % 2 || q->device % 4 ||
 	    (fn->ops->queue_enable &&
 	     !fn->ops->queue_enable(fn->ctx, index, q->size, q->desc, q->driver, q->device))) {
-		log_msg("virtio-pci %04x: queue %u refused (rings 0x%llx 0x%llx 0x%llx)",
-			VIRTIO_PCI_DEVICE_BASE + fn->ops->device_id, index,
+		log_msg("virtio-pci %s: device %04x: queue %u refused (rings 0x%llx 0x%llx 0x%llx), "
+			"device needs reset", fn->name, VIRTIO_PCI_DEVICE_BASE + fn->ops->device_id, index,
 			(unsigned long long)q->desc, (unsigned long long)q->driver,
 			(unsigned long long)q->device);
 		virtio_pci_mark_needs_reset(fn);
@@ -631,6 +654,7 @@ static bool ops_valid(const struct virtio_pci_device_ops *ops)
 /**
  * virtio_pci_init() - build a virtio PCI function for a device type
  * @fn: the function, embedded by its owner; its old contents are lost
+ * @name: the guest's name, quoted in messages (kept, not copied)
  * @ops: the device type's identity, limits and callbacks; must outlive @fn
  * @ctx: passed to every callback in @ops
  * @send_msi: delivers the MSI-X messages the function raises
@@ -642,21 +666,22 @@ static bool ops_valid(const struct virtio_pci_device_ops *ops)
  * with every vector masked, device status 0. Add @fn->pci to the guest's
  * bus with pci_bus_add().
  *
- * Return: false, after logging why, if @ops, @send_msi or @bar_address is
- * unusable.
+ * Return: false, after logging why, if @name, @ops, @send_msi or
+ * @bar_address is unusable.
  */
-bool virtio_pci_init(struct virtio_pci *fn, const struct virtio_pci_device_ops *ops,
-		     void *ctx, virtio_pci_msi_fn send_msi, void *msi_ctx,
-		     uint64_t bar_address)
+bool virtio_pci_init(struct virtio_pci *fn, const char *name,
+		     const struct virtio_pci_device_ops *ops, void *ctx,
+		     virtio_pci_msi_fn send_msi, void *msi_ctx, uint64_t bar_address)
 {
 	uint16_t device = (uint16_t)(VIRTIO_PCI_DEVICE_BASE + ops->device_id);
 
-	if (!ops_valid(ops) || !send_msi || bar_address % VIRTIO_PCI_BAR_SIZE) {
-		log_msg("virtio-pci: device type %u: bad ops, MSI sink or BAR 0x%llx",
-			ops->device_id, (unsigned long long)bar_address);
+	if (!name || !ops_valid(ops) || !send_msi || bar_address % VIRTIO_PCI_BAR_SIZE) {
+		log_msg("virtio-pci %s: device type %u: bad name, ops, MSI sink or BAR 0x%llx",
+			name ? name : "?", ops->device_id, (unsigned long long)bar_address);
 		return false;
 	}
 	memset(fn, 0, sizeof(*fn));
+	fn->name = name;
 	fn->ops = ops;
 	fn->ctx = ctx;
 	fn->send_msi = send_msi;

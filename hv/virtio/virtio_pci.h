@@ -29,9 +29,8 @@
 #define VIRTIO_PCI_NO_NOTIFY	(-1)		/* virtio_pci_bar_write(): no kick */
 
 /*
- * Delivers one MSI-X message: address (0xfeeXXXXX: destination APIC ID and
- * mode, Intel SDM Vol. 3A §10.11.1) and data (vector, delivery mode) are the
- * guest's own values, unchecked.
+ * Delivers one MSI-X message: address and data are the guest's own values,
+ * unchecked; the receiver decodes them with msi_decode() (vdev/msi.h).
  */
 typedef void (*virtio_pci_msi_fn)(void *ctx, uint64_t address, uint32_t data);
 
@@ -56,7 +55,10 @@ struct virtio_pci_device_ops {
 	 */
 	bool (*queue_enable)(void *ctx, unsigned int queue, uint16_t size, uint64_t desc,
 			     uint64_t driver, uint64_t device);
-	/* DRIVER_OK accepted: buffers may be used from now on (§3.1.1). */
+	/*
+	 * DRIVER_OK accepted: buffers may be used from now on (§3.1.1). Never
+	 * called without accepted features or while DEVICE_NEEDS_RESET is set.
+	 */
 	void (*driver_ok)(void *ctx, uint64_t features);
 	/* The driver reset the device: drop every queue (§2.1.2, §4.1.4.3.2). */
 	void (*reset)(void *ctx);
@@ -77,6 +79,7 @@ struct virtio_pci_msix_entry {
 /* The function, embedded by its owner. Fields are private to virtio_pci.c. */
 struct virtio_pci {
 	struct pci_device pci;		/* put on the bus with pci_bus_add() */
+	const char *name;		/* the guest's, for messages (kept) */
 	const struct virtio_pci_device_ops *ops;
 	void *ctx;
 	virtio_pci_msi_fn send_msi;
@@ -87,6 +90,7 @@ struct virtio_pci {
 	uint16_t msix_config;
 	uint16_t queue_select;
 	uint8_t status;
+	bool features_refused;		/* FEATURES_OK refused since the last reset */
 	uint8_t config_generation;
 	uint8_t isr;
 	uint64_t kicks;			/* notifications the guest wrote */
@@ -95,10 +99,13 @@ struct virtio_pci {
 	uint64_t msix_pending[(VIRTIO_PCI_VECTORS_MAX + 63) / 64];
 };
 
-/* False (and logged) if ops is unusable or bar_address is not 16 KiB aligned. */
-bool virtio_pci_init(struct virtio_pci *fn, const struct virtio_pci_device_ops *ops,
-		     void *ctx, virtio_pci_msi_fn send_msi, void *msi_ctx,
-		     uint64_t bar_address);
+/*
+ * False (and logged) if name or ops is missing or unusable, or bar_address is
+ * not 16 KiB aligned.
+ */
+bool virtio_pci_init(struct virtio_pci *fn, const char *name,
+		     const struct virtio_pci_device_ops *ops, void *ctx,
+		     virtio_pci_msi_fn send_msi, void *msi_ctx, uint64_t bar_address);
 
 /* Where the guest has put BAR 0, and whether it decodes it (COMMAND bit 1). */
 uint64_t virtio_pci_bar_address(const struct virtio_pci *fn);

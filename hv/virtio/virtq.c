@@ -164,12 +164,23 @@ static int virtq_add_segment(struct virtq *vq, struct chain_walk *w,
 	if (!writable && w->seen_writable)
 		return virtq_fail(vq, "readable descriptor after a writable one", chain->head);
 	w->seen_writable |= writable;
+	/*
+	 * A buffer of no bytes carries nothing, and no driver that works
+	 * builds one (Linux maps only non-empty scatterlist entries): it is a
+	 * driver bug or a probe, and it breaks the queue like any other.
+	 */
+	if (d->len == 0)
+		return virtq_fail(vq, "zero-length descriptor", chain->head);
 	/* virtio 1.1 §2.6.5.2: a chain holds less than 2^32 bytes. */
 	w->total += d->len;
 	if (w->total > UINT32_MAX)
 		return virtq_fail(vq, "chain longer than 4 GiB", chain->head);
-	if (d->len == 0)
-		return 0;
+	/*
+	 * virtio 1.1 §2.6.5.3.1: no chain is longer than the queue size, the
+	 * descriptors before an indirect table and the table's together.
+	 */
+	if (chain->count == vq->size)
+		return virtq_fail(vq, "chain longer than the queue size", chain->head);
 	if (chain->count == VIRTQ_CHAIN_MAX_SEGMENTS)
 		return virtq_fail(vq, "chain has too many buffers", chain->head);
 	seg = &chain->segment[chain->count];

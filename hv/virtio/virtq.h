@@ -40,7 +40,8 @@ struct virtq_segment {
 
 /*
  * A descriptor chain as virtq_pop() found it. Readable segments come first
- * (virtio 1.1 §2.6.4.2); zero-length descriptors are left out.
+ * (virtio 1.1 §2.6.4.2); every segment holds at least one byte (a
+ * zero-length descriptor breaks the queue).
  */
 struct virtq_chain {
 	uint16_t head;		/* descriptor index to hand back in virtq_push() */

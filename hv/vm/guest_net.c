@@ -25,51 +25,51 @@
 
 #include "core/console.h"
 #include "core/sidecore.h"
+#include "vdev/msi.h"
 #include "vm/guest_layout.h"
 #include "vm/guest_net.h"
 #include "vm/vm.h"
 
 #define GUEST_NET_QUEUE_SIZE	256
-#define MSI_ADDRESS_BASE	0xfee00000u	/* SDM Vol. 3A §11.11.1 */
-#define MSI_ADDRESS_MASK	0xfff00000u
-#define MSI_DEST_SHIFT		12
-#define MSI_DEST_LOGICAL	(1u << 2)
-#define MSI_DELIVERY_MASK	(7u << 8)
-#define MSI_DELIVERY_FIXED	(0u << 8)
-#define MSI_DELIVERY_LOWEST	(1u << 8)
 
-/* The vCPU an MSI names: physical APIC ID, or a logical (flat) mask. */
-static struct vcpu *guest_net_msi_target(struct guest *g, uint64_t address)
+/*
+ * Whether v is a destination of msg: its APIC ID in physical mode (0xff is
+ * every one), a bit of its LDR in the flat logical model (SDM Vol. 3A
+ * §11.6.2.2, the only one the guest's xAPIC offers).
+ */
+static bool guest_net_msi_target(const struct vcpu *v, const struct msi_message *msg)
 {
-	uint32_t dest = (address >> MSI_DEST_SHIFT) & 0xff;
+	uint32_t ldr = v->lapic.page[APIC_LDR / 4] >> 24;
 
-	for (unsigned int i = 0; i < g->vcpu_count; i++) {
-		struct vcpu *v = &g->vcpu[i];
-		uint32_t ldr = v->lapic.page[APIC_LDR / 4] >> 24;
-
-		if (address & MSI_DEST_LOGICAL ? (ldr & dest) != 0 : v->apic_id == dest)
-			return v;
-	}
-	return NULL;
+	if (msg->logical)
+		return (ldr & msg->dest) != 0;
+	return msg->dest == MSI_DEST_BROADCAST || v->apic_id == msg->dest;
 }
 
+/*
+ * Sends a message the guest programmed: fixed delivery to every destination,
+ * lowest priority (or a redirection hint) to the first one. A message that is
+ * not an interrupt or reaches no vCPU is dropped and reported once.
+ */
 static void guest_net_send_msi(void *ctx, uint64_t address, uint32_t data)
 {
 	struct guest_net *gn = ctx;
-	uint32_t mode = data & MSI_DELIVERY_MASK;
-	uint8_t vector = data & 0xff;
-	struct vcpu *v;
+	struct guest *g = gn->guest;
+	struct msi_message msg;
+	const char *invalid = msi_decode(address, data, &msg);
+	unsigned int sent = 0;
 
-	v = (address & MSI_ADDRESS_MASK) == MSI_ADDRESS_BASE && vector >= 16 &&
-	    (mode == MSI_DELIVERY_FIXED || mode == MSI_DELIVERY_LOWEST) ?
-	    guest_net_msi_target(gn->guest, address) : NULL;
-	if (!v) {
-		if (!gn->bad_msi++)
-			printk("[%s] virtio-net: MSI address %#lx data %#x names no vCPU, dropped\n",
-			       gn->guest->name, address, data);
-		return;
+	for (unsigned int i = 0; !invalid && i < g->vcpu_count; i++) {
+		if (!guest_net_msi_target(&g->vcpu[i], &msg))
+			continue;
+		vcpu_post_interrupt(&g->vcpu[i], msg.vector);
+		sent++;
+		if (msg.lowest_priority || msg.redirection_hint)
+			break;
 	}
-	vcpu_post_interrupt(v, vector);
+	if (!sent && !gn->bad_msi++)
+		printk("[%s] virtio-net: MSI address %#lx data %#x: %s, dropped\n", g->name,
+		       address, data, invalid ? invalid : "names no vCPU");
 }
 
 static void guest_net_interrupt(struct virtio_net *dev, unsigned int source)
@@ -153,7 +153,7 @@ bool guest_net_create(struct guest_net *gn, struct guest *g, struct sidecore *sc
 
 	guest_net_ops.features = virtio_net_device_features();
 	if (!virtio_net_init(&gn->net, &params) ||
-	    !virtio_pci_init(&gn->pci, &guest_net_ops, gn, guest_net_send_msi, gn,
+	    !virtio_pci_init(&gn->pci, g->name, &guest_net_ops, gn, guest_net_send_msi, gn,
 			     GUEST_PCI_MMIO_GPA + GUEST_NET_PCI_SLOT * VIRTIO_PCI_BAR_SIZE) ||
 	    !pci_bus_add(&g->pci, GUEST_NET_PCI_SLOT, &gn->pci.pci) ||
 	    !net_switch_add_port(sidecore_switch(), &gn->net.port) ||

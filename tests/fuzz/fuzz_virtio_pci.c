@@ -20,8 +20,10 @@
  *
  * After every operation the function must hold its invariants: read-only
  * config bits unchanged and BAR 0 aligned to its size; status never shows
- * FEATURES_OK with a feature that was not offered or without VERSION_1, nor
- * DRIVER_OK without FEATURES_OK; every queue has a valid size and vector and
+ * FEATURES_OK with a feature that was not offered or without VERSION_1 or
+ * after a refusal, nor DRIVER_OK without FEATURES_OK (such a write leaves
+ * DEVICE_NEEDS_RESET, a valid outcome); DRIVER_OK never reaches a device
+ * that needs a reset; every queue has a valid size and vector and
  * aligned rings when enabled; MSI-X pending bits only for real vectors.
  * Callbacks check what reaches the device type and the MSI sink: in-range
  * config accesses, valid queues, a clean state at reset, messages only from
@@ -108,6 +110,7 @@ static void fuzz_driver_ok(void *ctx, uint64_t features)
 	struct fuzz_state *s = ctx;
 
 	CHECK(s->fn.status & VIRTIO_CONFIG_S_FEATURES_OK);
+	CHECK(!(s->fn.status & VIRTIO_CONFIG_S_NEEDS_RESET));
 	CHECK(!(features & ~s->fn.offered) && (features & VERSION_1));
 }
 
@@ -169,7 +172,7 @@ static void fuzz_state_init(struct fuzz_state *s, bool large)
 	};
 	pci_bus_init(&s->bus);
 	pci_host_bridge_init(&s->bridge);
-	CHECK(virtio_pci_init(&s->fn, &s->ops, s, fuzz_msi, s, BAR_GPA));
+	CHECK(virtio_pci_init(&s->fn, "fuzz", &s->ops, s, fuzz_msi, s, BAR_GPA));
 	CHECK(pci_bus_add(&s->bus, 0, &s->bridge));
 	CHECK(pci_bus_add(&s->bus, SLOT, &s->fn.pci));
 	memcpy(s->initial, s->fn.pci.config, PCI_CONFIG_SIZE);
@@ -198,6 +201,8 @@ static void check_invariants(const struct fuzz_state *s)
 		CHECK(!(fn->driver_features & ~fn->offered) && (fn->driver_features & VERSION_1));
 	if (status & VIRTIO_CONFIG_S_DRIVER_OK)
 		CHECK(status & VIRTIO_CONFIG_S_FEATURES_OK);
+	if (fn->features_refused)
+		CHECK(!(status & VIRTIO_CONFIG_S_FEATURES_OK));
 	CHECK(!(virtio_pci_driver_features(fn) & ~fn->offered));
 	CHECK(fn->msix_config < vectors || fn->msix_config == VIRTIO_MSI_NO_VECTOR);
 

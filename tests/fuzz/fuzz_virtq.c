@@ -19,10 +19,11 @@
  *
  * The RAM is a heap block of exactly the image's size, so AddressSanitizer
  * reports any access outside it. Beyond that: every segment handed out lies
- * inside the RAM and follows the readable-then-writable order, every packet
- * the switch passes on is readable to its end and no longer than
- * NET_FRAME_MAX, a broken queue stays broken (and its device down), and
- * every loop ends. A broken rule aborts, which libFuzzer reports.
+ * inside the RAM, holds at least a byte and follows the readable-then-writable
+ * order, every packet the switch passes on is readable to its end and no
+ * longer than NET_FRAME_MAX, a malformed chain breaks its queue (needing a
+ * reset is a valid outcome) and a broken queue stays broken, with its reason
+ * and its device down, and every loop ends. A broken rule aborts, which libFuzzer reports.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -154,6 +155,17 @@ static void interrupt(struct virtio_net *d, unsigned int source)
 	CHECK(source <= VIRTIO_NET_CONFIG_CHANGE);
 }
 
+/* A device that needs a reset is down and has a queue that says why. */
+static void check_broken_device(void)
+{
+	if (!virtio_net_needs_reset(&dev))
+		return;
+	CHECK(dev.queue[VIRTIO_NET_RX_QUEUE].broken_reason ||
+	      dev.queue[VIRTIO_NET_TX_QUEUE].broken_reason);
+	CHECK(!net_port_is_up(&dev.port));
+	CHECK(virtio_net_poll_tx(&dev, 64) == 0);
+}
+
 /* A switch with the device under test and the sink; queue uses the image's ring. */
 static bool net_setup(const struct fuzz_input *in, unsigned int queue)
 {
@@ -175,19 +187,12 @@ static bool net_setup(const struct fuzz_input *in, unsigned int queue)
 	CHECK(net_switch_add_port(&sw, &dev.port));
 	CHECK(virtio_net_set_features(&dev, in->features));
 	if (virtio_net_enable_queue(&dev, queue, &in->layout) < 0) {
+		check_broken_device();
 		CHECK(virtio_net_needs_reset(&dev));
 		return false;
 	}
 	virtio_net_start(&dev);
 	return true;
-}
-
-static void check_broken_device(void)
-{
-	if (!virtio_net_needs_reset(&dev))
-		return;
-	CHECK(!net_port_is_up(&dev.port));
-	CHECK(virtio_net_poll_tx(&dev, 64) == 0);
 }
 
 static void run_transmit(const struct fuzz_input *in)

@@ -803,6 +803,108 @@ static void test_malformed_tx_ring(void **state)
 	assert_int_equal(guest_receive(w, a, &hdr), 333);
 }
 
+/* Every guest up, with receive buffers on B and C; returns A. */
+static struct guest *bring_up(struct world *w)
+{
+	configure_all(w, ALL);
+	for (unsigned int i = B; i <= C; i++)
+		post_rx_buffers(w->g[i], 8, 2048);
+	return w->g[A];
+}
+
+/*
+ * A transmit chain of the wrong shape breaks A's transmit queue: the device
+ * needs a reset, the log names A and the reason, and B and C go on.
+ */
+static void expect_tx_broken(struct world *w, const struct vring_buf *bufs, unsigned int count,
+			     const char *message)
+{
+	struct guest *a = w->g[A];
+	char log[512];
+
+	vring_driver_post(&a->tx, bufs, count, false);
+	stderr_capture_begin();
+	run_sidecore(w, 0);
+	stderr_capture_end(log, sizeof(log));
+	assert_non_null(strstr(log, message));
+	assert_true(virtio_net_needs_reset(&a->dev));
+	assert_false(net_port_is_up(&a->dev.port));
+	assert_int_equal(a->interrupts[VIRTIO_NET_CONFIG_CHANGE], 1);
+	assert_int_equal(vring_driver_used_idx(&a->tx), 0);
+	assert_int_equal(a->dev.stats.tx_malformed, 0);
+	assert_b_and_c_forward(w);
+}
+
+/* The first buffer (and so, readable ones first, every buffer) is device-writable. */
+static void test_tx_writable_buffer(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = bring_up(w);
+	struct vring_buf buf = { vring_driver_alloc(&a->tx, 200), 200, true };
+
+	expect_tx_broken(w, &buf, 1,
+			 "virtio A: queue 1: transmit buffer with a device-writable part");
+}
+
+/* Header and frame readable, then a writable tail. */
+static void test_tx_writable_tail(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = bring_up(w);
+	struct vring_buf bufs[2] = {
+		{ vring_driver_alloc(&a->tx, 200), 200, false },
+		{ vring_driver_alloc(&a->tx, 64), 64, true },
+	};
+
+	expect_tx_broken(w, bufs, 2,
+			 "virtio A: queue 1: transmit buffer with a device-writable part");
+}
+
+static void test_tx_shorter_than_header(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = bring_up(w);
+	struct vring_buf buf = { vring_driver_alloc(&a->tx, HDR - 1), HDR - 1, false };
+
+	expect_tx_broken(w, &buf, 1, "virtio A: queue 1: transmit buffer shorter than the header");
+}
+
+/* A zero-length descriptor between header and frame. */
+static void test_tx_zero_length_descriptor(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = bring_up(w);
+	struct vring_buf bufs[3] = {
+		{ vring_driver_alloc(&a->tx, HDR), HDR, false },
+		{ vring_driver_alloc(&a->tx, 16), 0, false },
+		{ vring_driver_alloc(&a->tx, 100), 100, false },
+	};
+
+	expect_tx_broken(w, bufs, 3, "virtio A: queue 1: zero-length descriptor");
+}
+
+static void test_rx_zero_length_descriptor(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = bring_up(w);
+	struct vring_buf bufs[2] = {
+		{ vring_driver_alloc(&a->rx, 2048), 2048, true },
+		{ vring_driver_alloc(&a->rx, 16), 0, true },
+	};
+	char log[512];
+
+	vring_driver_post(&a->rx, bufs, 2, false);
+	guest_send(w, w->g[B], a->mac, 400);
+	stderr_capture_begin();
+	run_sidecore(w, 0);
+	stderr_capture_end(log, sizeof(log));
+	assert_non_null(strstr(log, "virtio A: queue 0: zero-length descriptor"));
+	assert_true(virtio_net_needs_reset(&a->dev));
+	assert_int_equal(a->interrupts[VIRTIO_NET_CONFIG_CHANGE], 1);
+	assert_int_equal(vring_driver_used_idx(&a->rx), 0);
+	assert_b_and_c_forward(w);
+}
+
 static void test_malformed_rx_ring(void **state)
 {
 	struct world *w = *state;
@@ -914,6 +1016,11 @@ int main(void)
 	};
 	const struct CMUnitTest broken[] = {
 		T(test_malformed_tx_ring),
+		T(test_tx_writable_buffer),
+		T(test_tx_writable_tail),
+		T(test_tx_shorter_than_header),
+		T(test_tx_zero_length_descriptor),
+		T(test_rx_zero_length_descriptor),
 		T(test_malformed_rx_ring),
 		T(test_rx_buffer_smaller_than_header),
 		T(test_bad_queue_layout),

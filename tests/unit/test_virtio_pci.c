@@ -372,7 +372,7 @@ static int fixture_setup_ops(void **state, const struct virtio_pci_device_ops *o
 	f->ops = *ops;
 	pci_bus_init(&f->bus);
 	pci_host_bridge_init(&f->bridge);
-	if (!virtio_pci_init(&f->fn, &f->ops, &f->dev, record_msi, f, BAR_GPA) ||
+	if (!virtio_pci_init(&f->fn, "test", &f->ops, &f->dev, record_msi, f, BAR_GPA) ||
 	    !pci_bus_add(&f->bus, 0, &f->bridge) || !pci_bus_add(&f->bus, SLOT, &f->fn.pci))
 		return -1;
 	/* pci_enable_device(): memory decoding on. */
@@ -630,7 +630,6 @@ static void refused(struct fixture *f, uint64_t features)
 	assert_int_equal(virtio_pci_driver_features(&f->fn), 0);
 	/* virtio_features_ok() gives up: FAILED, then nothing more happens. */
 	add_status(f, VIRTIO_CONFIG_S_FAILED);
-	add_status(f, VIRTIO_CONFIG_S_DRIVER_OK);
 	assert_int_equal(status(f), VIRTIO_CONFIG_S_ACKNOWLEDGE | VIRTIO_CONFIG_S_DRIVER |
 			 VIRTIO_CONFIG_S_FAILED);
 	assert_int_equal(f->dev.driver_oks, 0);
@@ -644,6 +643,40 @@ static void test_features_refused(void **state)
 	refused(f, VERSION_1 | 1ull << 63);
 	refused(f, NET_FEATURES);			/* legacy driver */
 	refused(f, 1ull << VIRTIO_NET_F_MAC);
+}
+
+/*
+ * A driver that goes on after its features were refused does not get a live
+ * device (§3.1.1 step 6): not with DRIVER_OK, and not with better features
+ * and FEATURES_OK again. The device needs a reset and says so, naming the guest.
+ */
+static void test_driver_ok_after_refused_features(void **state)
+{
+	struct fixture *f = *state;
+	char log[256];
+
+	add_status(f, VIRTIO_CONFIG_S_ACKNOWLEDGE);
+	add_status(f, VIRTIO_CONFIG_S_DRIVER);
+	driver_features_write(f, VERSION_1 | 1ull << VIRTIO_NET_F_CSUM);	/* not offered */
+	add_status(f, VIRTIO_CONFIG_S_FEATURES_OK);
+	driver_features_write(f, VERSION_1);
+	stderr_capture_begin();
+	add_status(f, VIRTIO_CONFIG_S_FEATURES_OK | VIRTIO_CONFIG_S_DRIVER_OK);
+	stderr_capture_end(log, sizeof(log));
+	assert_non_null(strstr(log, "virtio-pci test: DRIVER_OK without accepted features"));
+	assert_int_equal(status(f), VIRTIO_CONFIG_S_ACKNOWLEDGE | VIRTIO_CONFIG_S_DRIVER |
+			 VIRTIO_CONFIG_S_NEEDS_RESET);
+	assert_int_equal(virtio_pci_driver_features(&f->fn), 0);
+	assert_int_equal(f->dev.driver_oks, 0);
+	/* Said once; the state stays until a reset, which brings the device back. */
+	stderr_capture_begin();
+	add_status(f, VIRTIO_CONFIG_S_DRIVER_OK);
+	assert_string_equal(stderr_capture_end(log, sizeof(log)), "");
+	assert_int_equal(f->dev.driver_oks, 0);
+	driver_init(f);
+	assert_int_equal(status(f), VIRTIO_CONFIG_S_ACKNOWLEDGE | VIRTIO_CONFIG_S_DRIVER |
+			 VIRTIO_CONFIG_S_FEATURES_OK | VIRTIO_CONFIG_S_DRIVER_OK);
+	assert_int_equal(f->dev.driver_oks, 1);
 }
 
 /* Words past 1 hold no offered bit: the device drops them, FEATURES_OK stands. */
@@ -666,19 +699,27 @@ static void test_status_rules(void **state)
 {
 	struct fixture *f = *state;
 
-	/* FEATURES_OK needs DRIVER; DRIVER_OK needs FEATURES_OK. */
+	char log[256];
+
+	/* The driver cannot set DEVICE_NEEDS_RESET or reserved bits. */
 	add_status(f, VIRTIO_CONFIG_S_ACKNOWLEDGE);
+	add_status(f, VIRTIO_CONFIG_S_NEEDS_RESET | 0x30);
+	assert_int_equal(status(f), VIRTIO_CONFIG_S_ACKNOWLEDGE);
+	/* FEATURES_OK needs DRIVER. */
 	driver_features_write(f, VERSION_1);
 	add_status(f, VIRTIO_CONFIG_S_FEATURES_OK);
 	assert_int_equal(status(f), VIRTIO_CONFIG_S_ACKNOWLEDGE);
-	add_status(f, VIRTIO_CONFIG_S_DRIVER | VIRTIO_CONFIG_S_DRIVER_OK);
-	assert_int_equal(status(f), VIRTIO_CONFIG_S_ACKNOWLEDGE | VIRTIO_CONFIG_S_DRIVER);
 	/* Bits are never cleared but by a reset. */
+	add_status(f, VIRTIO_CONFIG_S_DRIVER);
 	common_write(f, VIRTIO_PCI_COMMON_STATUS, 1, VIRTIO_CONFIG_S_ACKNOWLEDGE);
 	assert_int_equal(status(f), VIRTIO_CONFIG_S_ACKNOWLEDGE | VIRTIO_CONFIG_S_DRIVER);
-	/* The driver cannot set DEVICE_NEEDS_RESET or reserved bits. */
-	add_status(f, VIRTIO_CONFIG_S_NEEDS_RESET | 0x30);
-	assert_int_equal(status(f), VIRTIO_CONFIG_S_ACKNOWLEDGE | VIRTIO_CONFIG_S_DRIVER);
+	/* DRIVER_OK needs FEATURES_OK: without, the device needs a reset. */
+	stderr_capture_begin();
+	add_status(f, VIRTIO_CONFIG_S_DRIVER_OK);
+	stderr_capture_end(log, sizeof(log));
+	assert_int_equal(status(f), VIRTIO_CONFIG_S_ACKNOWLEDGE | VIRTIO_CONFIG_S_DRIVER |
+			 VIRTIO_CONFIG_S_NEEDS_RESET);
+	assert_int_equal(f->dev.driver_oks, 0);
 	assert_int_equal(f->dev.resets, 0);
 }
 
@@ -823,7 +864,8 @@ static void enable_refused(struct fixture *f, uint64_t desc, uint64_t driver, ui
 	common_write(f, VIRTIO_PCI_COMMON_Q_USEDLO, 4, (uint32_t)device);
 	stderr_capture_begin();
 	common_write(f, VIRTIO_PCI_COMMON_Q_ENABLE, 2, 1);
-	assert_non_null(strstr(stderr_capture_end(log, sizeof(log)), "queue 0 refused"));
+	assert_non_null(strstr(stderr_capture_end(log, sizeof(log)),
+			       "virtio-pci test: device 1041: queue 0 refused"));
 	assert_int_equal(common_read(f, VIRTIO_PCI_COMMON_Q_ENABLE, 2), 0);
 	assert_true(status(f) & VIRTIO_CONFIG_S_NEEDS_RESET);
 }
@@ -850,6 +892,23 @@ static void test_queue_enable_refused_by_device(void **state)
 	driver_init(f);
 	assert_int_equal(status(f) & VIRTIO_CONFIG_S_NEEDS_RESET, 0);
 	assert_int_equal(f->dev.enables, NET_QUEUES);
+}
+
+/* DRIVER_OK on a device whose queue was refused: it stays down (§2.1.2). */
+static void test_driver_ok_after_queue_refused(void **state)
+{
+	struct fixture *f = *state;
+	char log[256];
+
+	f->dev.refuse_queues = true;
+	enable_refused(f, 0x1000, 0x2000, 0x3000);
+	stderr_capture_begin();
+	add_status(f, VIRTIO_CONFIG_S_DRIVER_OK);
+	stderr_capture_end(log, sizeof(log));
+	assert_int_equal(status(f), VIRTIO_CONFIG_S_ACKNOWLEDGE | VIRTIO_CONFIG_S_DRIVER |
+			 VIRTIO_CONFIG_S_FEATURES_OK | VIRTIO_CONFIG_S_NEEDS_RESET);
+	assert_int_equal(f->dev.driver_oks, 0);
+	assert_int_equal(f->msis, 0);
 }
 
 static void test_msix_vector_mapping(void **state)
@@ -1302,32 +1361,33 @@ static void test_init_rejects(void **state)
 	stderr_capture_begin();
 	ops = net_ops;
 	ops.num_queues = 0;
-	assert_false(virtio_pci_init(&fn, &ops, NULL, record_msi, NULL, BAR_GPA));
+	assert_false(virtio_pci_init(&fn, "test", &ops, NULL, record_msi, NULL, BAR_GPA));
 	ops = net_ops;
 	ops.num_queues = VIRTIO_PCI_QUEUES_MAX + 1;
-	assert_false(virtio_pci_init(&fn, &ops, NULL, record_msi, NULL, BAR_GPA));
+	assert_false(virtio_pci_init(&fn, "test", &ops, NULL, record_msi, NULL, BAR_GPA));
 	ops = net_ops;
 	ops.queue_size_max = 100;
-	assert_false(virtio_pci_init(&fn, &ops, NULL, record_msi, NULL, BAR_GPA));
+	assert_false(virtio_pci_init(&fn, "test", &ops, NULL, record_msi, NULL, BAR_GPA));
 	ops.queue_size_max = 0;
-	assert_false(virtio_pci_init(&fn, &ops, NULL, record_msi, NULL, BAR_GPA));
+	assert_false(virtio_pci_init(&fn, "test", &ops, NULL, record_msi, NULL, BAR_GPA));
 	ops = net_ops;
 	ops.config_size = VIRTIO_PCI_CONFIG_MAX + 1;
-	assert_false(virtio_pci_init(&fn, &ops, NULL, record_msi, NULL, BAR_GPA));
+	assert_false(virtio_pci_init(&fn, "test", &ops, NULL, record_msi, NULL, BAR_GPA));
 	ops = net_ops;
 	ops.device_id = 0x40;	/* beyond PCI device ID 0x107f */
-	assert_false(virtio_pci_init(&fn, &ops, NULL, record_msi, NULL, BAR_GPA));
+	assert_false(virtio_pci_init(&fn, "test", &ops, NULL, record_msi, NULL, BAR_GPA));
 	ops = net_ops;
 	ops.features |= 1ull << VIRTIO_F_RING_RESET;	/* no queue_reset field */
-	assert_false(virtio_pci_init(&fn, &ops, NULL, record_msi, NULL, BAR_GPA));
-	assert_false(virtio_pci_init(&fn, &net_ops, NULL, NULL, NULL, BAR_GPA));
-	assert_false(virtio_pci_init(&fn, &net_ops, NULL, record_msi, NULL, BAR_GPA + 0x2000));
-	assert_non_null(strstr(stderr_capture_end(log, sizeof(log)), "virtio-pci: device type"));
+	assert_false(virtio_pci_init(&fn, "test", &ops, NULL, record_msi, NULL, BAR_GPA));
+	assert_false(virtio_pci_init(&fn, "test", &net_ops, NULL, NULL, NULL, BAR_GPA));
+	assert_false(virtio_pci_init(&fn, "test", &net_ops, NULL, record_msi, NULL, BAR_GPA + 0x2000));
+	assert_false(virtio_pci_init(&fn, NULL, &net_ops, NULL, record_msi, NULL, BAR_GPA));
+	assert_non_null(strstr(stderr_capture_end(log, sizeof(log)), "virtio-pci test: device type"));
 	ops = net_ops;
 	ops.num_queues = VIRTIO_PCI_QUEUES_MAX;
 	ops.queue_size_max = 32768;
 	ops.config_size = VIRTIO_PCI_CONFIG_MAX;
-	assert_true(virtio_pci_init(&fn, &ops, NULL, record_msi, NULL, BAR_GPA));
+	assert_true(virtio_pci_init(&fn, "test", &ops, NULL, record_msi, NULL, BAR_GPA));
 	assert_int_equal(virtio_pci_bar_read(&fn, VIRTIO_PCI_COMMON_NUMQ, 2),
 			 VIRTIO_PCI_QUEUES_MAX);
 }
@@ -1381,6 +1441,7 @@ int main(void)
 		T(test_features_offered),
 		T(test_features_accepted),
 		T(test_features_refused),
+		T(test_driver_ok_after_refused_features),
 		T(test_unoffered_high_words_dropped),
 		T(test_status_rules),
 		T(test_linux_init_sequence),
@@ -1389,6 +1450,7 @@ int main(void)
 		T(test_queue_enable_needs_features_ok),
 		T(test_queue_enable_misaligned),
 		T(test_queue_enable_refused_by_device),
+		T(test_driver_ok_after_queue_refused),
 		T(test_msix_vector_mapping),
 		T(test_reset_clears),
 	};

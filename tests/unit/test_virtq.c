@@ -209,24 +209,6 @@ static void test_direct_then_indirect(void **state)
 	assert_segment(f, &chain.segment[2], &inner[1]);
 }
 
-static void test_zero_length_descriptors_skipped(void **state)
-{
-	struct fixture *f = *state;
-	struct vring_buf bufs[3];
-	struct virtq_chain chain;
-
-	start(f, RING_SIZE, 0);
-	bufs[0] = rbuf(f, 0);
-	bufs[1] = rbuf(f, 64);
-	bufs[2] = (struct vring_buf){ MEM_SIZE + 4096, 0, true };	/* never mapped */
-	vring_driver_post(&f->drv, bufs, 3, false);
-
-	assert_int_equal(virtq_pop(&f->vq, &chain), 1);
-	assert_int_equal(chain.count, 1);
-	assert_int_equal(chain.readable, 64);
-	assert_int_equal(chain.writable, 0);
-}
-
 /* Returned chains come back in the same order; unpublished entries vanish. */
 static void test_unpop_and_unpush(void **state)
 {
@@ -523,7 +505,7 @@ static void test_broken_self_loop(void **state)
 	struct fixture *f = *state;
 
 	start(f, RING_SIZE, 0);
-	post_raw(f, 0, 0, VRING_DESC_F_NEXT, 0);	/* zero-length, still counted */
+	post_raw(f, 0x8000, 16, VRING_DESC_F_NEXT, 0);
 	expect_broken(f, "descriptor chain loops");
 }
 
@@ -649,6 +631,58 @@ static void test_broken_readable_after_writable_indirect(void **state)
 	bufs[2] = rbuf(f, 16);
 	vring_driver_post(&f->drv, bufs, 3, true);
 	expect_broken(f, "readable descriptor after a writable one");
+}
+
+/* A buffer of no bytes, wherever it sits in the chain, breaks the queue. */
+static void test_broken_zero_length(void **state)
+{
+	struct fixture *f = *state;
+	struct vring_buf bufs[3];
+
+	start(f, RING_SIZE, 0);
+	bufs[0] = rbuf(f, 64);
+	bufs[1] = rbuf(f, 0);
+	bufs[2] = wbuf(f, 64);
+	vring_driver_post(&f->drv, bufs, 3, false);
+	expect_broken(f, "zero-length descriptor");
+}
+
+static void test_broken_zero_length_first(void **state)
+{
+	struct fixture *f = *state;
+
+	start(f, RING_SIZE, 0);
+	post_raw(f, MEM_SIZE + 4096, 0, VRING_DESC_F_WRITE, 0);	/* never mapped */
+	expect_broken(f, "zero-length descriptor");
+}
+
+static void test_broken_zero_length_indirect(void **state)
+{
+	struct fixture *f = *state;
+	struct vring_buf bufs[2];
+
+	start(f, RING_SIZE, F_INDIRECT);
+	bufs[0] = rbuf(f, 16);
+	bufs[1] = wbuf(f, 0);
+	vring_driver_post(&f->drv, bufs, 2, true);
+	expect_broken(f, "zero-length descriptor");
+}
+
+/* Direct descriptors and the indirect table they lead to: at most size in all. */
+static void test_broken_chain_longer_than_queue(void **state)
+{
+	struct fixture *f = *state;
+	struct vring_buf first, inner[RING_SIZE];
+	uint16_t table_desc;
+
+	start(f, RING_SIZE, F_INDIRECT);
+	first = rbuf(f, 8);
+	for (unsigned int i = 0; i < RING_SIZE; i++)
+		inner[i] = rbuf(f, 8);
+	table_desc = vring_driver_add_indirect(&f->drv, inner, RING_SIZE);
+	f->drv.desc[5] = (struct vring_desc){ first.gpa, first.len, VRING_DESC_F_NEXT, table_desc };
+	vring_driver_make_available(&f->drv, 5);
+	expect_broken(f, "chain longer than the queue size");
 }
 
 static void test_broken_avail_jump(void **state)
@@ -790,7 +824,6 @@ int main(void)
 		T(test_direct_chain),
 		T(test_indirect_chain),
 		T(test_direct_then_indirect),
-		T(test_zero_length_descriptors_skipped),
 		T(test_unpop_and_unpush),
 		T(test_index_wraparound),
 	};
@@ -820,6 +853,10 @@ int main(void)
 		T(test_broken_indirect_not_negotiated),
 		T(test_broken_readable_after_writable),
 		T(test_broken_readable_after_writable_indirect),
+		T(test_broken_zero_length),
+		T(test_broken_zero_length_first),
+		T(test_broken_zero_length_indirect),
+		T(test_broken_chain_longer_than_queue),
 		T(test_broken_avail_jump),
 		T(test_broken_avail_backwards),
 		T(test_broken_chain_too_long),
