@@ -10,7 +10,6 @@
 #include "vdev/msi.h"
 
 /* §11.11.1: bits 31:20 are 0FEEh; 19:12 the destination; 11:4 reserved. */
-#define MSI_ADDRESS_BASE	0xfee00000ull
 #define MSI_ADDRESS_BASE_MASK	0xfff00000ull
 #define MSI_ADDRESS_DEST_SHIFT	12
 #define MSI_ADDRESS_RESERVED	0x00000ff0ull

@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* §11.11.1: the local APICs' message address window, bits 31:20. */
+#define MSI_ADDRESS_BASE	0xfee00000ull
 /* §11.11.1: a physical destination of 0xff is every local APIC. */
 #define MSI_DEST_BROADCAST	0xff
 
@@ -30,8 +32,8 @@ struct msi_message {
  * @msg: filled in when the message is an interrupt this machine delivers
  *
  * Valid messages have address 0xfeeXXXXX with the upper 32 bits and the
- * reserved bits 11:4 zero, and edge-triggered data with the reserved bits 31:16 and 13:11 zero, a
- * vector of 16 or more and fixed or lowest-priority delivery. With RH set
+ * reserved bits 11:4 zero, and edge-triggered data with the reserved
+ * bits 31:16 and 13:11 zero, a vector of 16 or more and fixed or lowest-priority delivery. With RH set
  * in physical mode the destination must not be the broadcast ID 0xff.
  *
  * Return: NULL with @msg filled, or a constant string saying why the pair
