@@ -36,8 +36,8 @@ for name in "${names[@]}"; do
 		"$dir/corpus" "tests/fuzz/corpus/$name" >"$out/$name.log" 2>&1
 	status=$?
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/$name.log")
-	crashes=$(find "$dir" -maxdepth 1 -name 'crash-*' -o -maxdepth 1 -name 'leak-*' \
-		-o -maxdepth 1 -name 'timeout-*' -o -maxdepth 1 -name 'oom-*' | wc -l)
+	crashes=$(find "$dir" -maxdepth 1 \( -name 'crash-*' -o -name 'leak-*' \
+		-o -name 'timeout-*' -o -name 'oom-*' \) | wc -l)
 	echo "fuzz $name: ${seconds}s, ${execs:-?} executions, corpus $(ls "$dir/corpus" | wc -l)," \
 	     "exit $status, $crashes finding(s) kept in $dir"
 	[ "$status" -eq 0 ] && [ "$crashes" -eq 0 ] || found=1
