@@ -47,9 +47,11 @@ UNIT_EXTRA := $(wildcard tests/unit/support/*.c)
 
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRCS))
+# make fuzz-long gives each target ten minutes unless FUZZ_SECONDS says otherwise.
+FUZZ_LONG_SECONDS := $(if $(filter undefined,$(origin FUZZ_SECONDS)),600,$(FUZZ_SECONDS))
 FUZZ_SECONDS ?= 60
 
-.PHONY: all iso setup demo check check-unit check-fuzz check-boot check-vmx clean fuzz
+.PHONY: all iso setup demo check check-unit check-fuzz check-boot check-vmx clean fuzz fuzz-long
 all: $(B)/sidecore.elf $(B)/tools/sidecore
 
 # --- Linux UAPI headers ----------------------------------------------------
@@ -105,6 +107,10 @@ $(B)/fuzz/%: tests/fuzz/%.c $(PURE_SRCS) $(HOST_LOG) | $(UAPI_STAMP)
 		-o $@ $< $(PURE_SRCS) $(HOST_LOG)
 
 fuzz: $(FUZZ_BINS)
+
+# Every target in turn, corpora kept in $(B)/fuzz-long, findings too (docs/fuzzing.md).
+fuzz-long: $(FUZZ_BINS)
+	FUZZ_SECONDS=$(FUZZ_LONG_SECONDS) tests/fuzz/fuzz_long.sh
 
 # --- images -----------------------------------------------------------------
 include guest/guest.mk

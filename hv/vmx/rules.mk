@@ -4,3 +4,4 @@
 # shared with the unit tests and fuzzers.
 PURE_SRCS += hv/vmx/decode.c hv/vmx/cpuid_filter.c
 PURE_SRCS += hv/vmx/posted.c
+PURE_SRCS += hv/vmx/gpt_walk.c
