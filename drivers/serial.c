@@ -22,7 +22,7 @@
 #define LCR_DLAB	0x80
 #define FCR_ENABLE_CLEAR 0x07	/* enable FIFOs, clear both */
 #define MCR_DTR_RTS	0x03
-#define LSR_THR_EMPTY	0x20	/* §8.4: in FIFO mode, the whole transmit FIFO is empty */
+#define LSR_THR_EMPTY	0x20	/* §8.4, §8.13: in FIFO mode, the transmit FIFO is empty */
 #define IIR_FIFOS_ON	0xc0	/* §8.6: IIR bits 7:6 read 1 while FCR0 enables the FIFOs */
 #define UART_FIFO_DEPTH	16	/* §1: 16-byte transmit FIFO */
 #define UART_CLOCK	115200	/* 1.8432 MHz crystal / 16 */
