@@ -2,10 +2,12 @@
 /*
  * console.c - formatted output to the serial console, and the panic path.
  *
- * The UART is slow (and paced in emulated time), so no vCPU core waits for
- * it: lines go into a ring and one core, the drainer, writes them out from
- * its idle loop, woken by an IPI when a line arrives. Until the drainer is
- * named (early boot), every printk writes through at once.
+ * The UART is slow (and paced in emulated time), so no core waits for it:
+ * lines go into a lossy ring (lib/log_ring.c) and one core, the drainer,
+ * moves out only what the UART takes at once on each pass of its loop. A
+ * full ring drops whole lines and later says how many, so a flood of output
+ * costs lines, never a core's progress. Until the drainer is named (early
+ * boot) and after a panic, every line is written through at once.
  */
 #include <stdarg.h>
 
@@ -17,112 +19,178 @@
 #include "core/spinlock.h"
 #include "drivers/serial.h"
 #include "lib/log.h"
+#include "lib/log_ring.h"
 #include "lib/printf.h"
 
-#define CONSOLE_RING_SIZE (256 * 1024)	/* a power of two */
+#define CONSOLE_RING_SIZE (256 * 1024)	/* a power of two: ~23 s of output at 115200 baud */
+#define CONSOLE_LINE_MAX 512
 #define NO_DRAINER (~0u)
 
-static char ring[CONSOLE_RING_SIZE];
-static uint64_t ring_head, ring_tail;	/* bytes ever written / ever drained */
-static struct spinlock ring_lock, drain_lock;
+static char ring_buf[CONSOLE_RING_SIZE];
+static struct log_ring ring = LOG_RING_INIT(ring_buf, CONSOLE_RING_SIZE);
+static struct spinlock ring_lock;	/* appenders */
+static struct spinlock drain_lock;	/* takers */
+static unsigned int drain_holder = NO_DRAINER;	/* cpu inside drain_lock */
 static unsigned int drainer = NO_DRAINER;
+/* The drainer has been told (IPI) that output waits, and has not seen the ring empty since. */
 static bool drain_requested;
 
-void console_drain(void)
+static void console_drain_lock(void)
 {
-	/* Only the drainer writes: a polling sidecore must not wait on the UART. */
-	if (drainer != NO_DRAINER && this_cpu()->cpu != drainer)
-		return;
-	if (__atomic_load_n(&ring_head, __ATOMIC_ACQUIRE) == ring_tail)
-		return;
 	spin_lock(&drain_lock);
-	__atomic_store_n(&drain_requested, false, __ATOMIC_RELEASE);
-	for (;;) {
-		uint64_t head = __atomic_load_n(&ring_head, __ATOMIC_ACQUIRE);
-		uint64_t tail = ring_tail, start = tail % CONSOLE_RING_SIZE;
-		uint64_t len = head - tail;
+	__atomic_store_n(&drain_holder, this_cpu()->cpu, __ATOMIC_RELAXED);
+}
 
-		if (!len)
-			break;
-		if (len > CONSOLE_RING_SIZE - start)
-			len = CONSOLE_RING_SIZE - start;
-		serial_write(ring + start, len);
-		__atomic_store_n(&ring_tail, tail + len, __ATOMIC_RELEASE);
-	}
+static void console_drain_unlock(void)
+{
+	__atomic_store_n(&drain_holder, NO_DRAINER, __ATOMIC_RELAXED);
 	spin_unlock(&drain_lock);
+}
+
+/* Write-through sink: waits on the UART, so only boot and panic output use it. */
+static uint64_t console_sink_wait(void *ctx, const char *s, uint64_t len)
+{
+	(void)ctx;
+	serial_write(s, len);
+	return len;
+}
+
+/* The drainer's sink: what fits in the transmitter's room now (ctx). */
+static uint64_t console_sink_room(void *ctx, const char *s, uint64_t len)
+{
+	return serial_write_room(s, len, ctx);
+}
+
+/**
+ * console_drain() - move what the UART takes now from the ring to the UART.
+ *
+ * Does nothing except on the drainer. Never waits on the UART: one pass
+ * writes at most the transmit FIFO's depth, so the sidecore poll loop calls
+ * this every pass at no real cost.
+ *
+ * Return: true while output is left for a later pass (the caller must not
+ * halt); false when the ring is empty or this core is not the drainer. An
+ * empty ring means a later line wakes the drainer with an IPI.
+ */
+bool console_drain(void)
+{
+	unsigned int room;
+
+	if (__atomic_load_n(&drainer, __ATOMIC_RELAXED) != this_cpu()->cpu)
+		return false;
+	if (!log_ring_empty(&ring)) {
+		room = serial_tx_room();
+		if (room) {
+			console_drain_lock();
+			log_ring_take(&ring, console_sink_room, &room);
+			console_drain_unlock();
+		}
+		if (!log_ring_empty(&ring))
+			return true;
+	}
+	/*
+	 * Empty: ask for an IPI with the next line. The exchange is a locked
+	 * instruction, so the second look at the ring cannot pass it (SDM
+	 * Vol. 3A, "Memory Ordering in P6 and More Recent Processor
+	 * Families"); an appender publishes its line before it tests the flag.
+	 */
+	(void)__atomic_exchange_n(&drain_requested, false, __ATOMIC_SEQ_CST);
+	return !log_ring_empty(&ring);
 }
 
 void console_set_drainer(unsigned int cpu)
 {
-	drainer = cpu;
+	__atomic_store_n(&drainer, cpu, __ATOMIC_RELEASE);
+}
+
+/* Writes out everything queued, waiting on the UART: boot and panic only. */
+static void console_write_through(void)
+{
+	console_drain_lock();
+	log_ring_take(&ring, console_sink_wait, NULL);
+	console_drain_unlock();
 }
 
 static void console_append(const char *s, unsigned int len)
 {
-	unsigned int cpu = this_cpu()->cpu;
+	unsigned int d;
 
 	spin_lock(&ring_lock);
-	/* A full ring waits for the drainer rather than lose output. */
-	while (ring_head + len - __atomic_load_n(&ring_tail, __ATOMIC_ACQUIRE) >
-	       CONSOLE_RING_SIZE) {
-		if (cpu == drainer || drainer == NO_DRAINER)
-			console_drain();
-		cpu_relax();
-	}
-	for (unsigned int i = 0; i < len; i++)
-		ring[(ring_head + i) % CONSOLE_RING_SIZE] = s[i];
-	__atomic_store_n(&ring_head, ring_head + len, __ATOMIC_RELEASE);
+	log_ring_append(&ring, s, len);
 	spin_unlock(&ring_lock);
 
-	if (drainer == NO_DRAINER || cpu == drainer)
-		console_drain();
-	else if (!__atomic_exchange_n(&drain_requested, true, __ATOMIC_ACQ_REL))
-		lapic_send_ipi(percpu[drainer].apic_id, VECTOR_WAKEUP);
+	d = __atomic_load_n(&drainer, __ATOMIC_ACQUIRE);
+	if (d == NO_DRAINER)
+		console_write_through();
+	else if (d != this_cpu()->cpu &&
+		 !__atomic_exchange_n(&drain_requested, true, __ATOMIC_SEQ_CST))
+		lapic_send_ipi(percpu[d].apic_id, VECTOR_WAKEUP);
 }
 
-static void console_vprint(const char *prefix, const char *suffix, const char *fmt,
-			   va_list ap)
+static int console_format(char *line, const char *prefix, const char *suffix,
+			  const char *fmt, va_list ap)
 {
-	char line[512];
 	int len = 0;
 
 	if (prefix)
-		len = snprintf(line, sizeof(line), "%s", prefix);
-	len += vsnprintf(line + len, sizeof(line) - len, fmt, ap);
-	if (suffix && len < (int)sizeof(line))
-		len += snprintf(line + len, sizeof(line) - len, "%s", suffix);
-	if (len >= (int)sizeof(line))
-		len = sizeof(line) - 1;
-	console_append(line, len);
+		len = snprintf(line, CONSOLE_LINE_MAX, "%s", prefix);
+	len += vsnprintf(line + len, CONSOLE_LINE_MAX - len, fmt, ap);
+	if (suffix && len < CONSOLE_LINE_MAX)
+		len += snprintf(line + len, CONSOLE_LINE_MAX - len, "%s", suffix);
+	if (len >= CONSOLE_LINE_MAX)
+		len = CONSOLE_LINE_MAX - 1;
+	return len;
 }
 
 void printk(const char *fmt, ...)
 {
+	char line[CONSOLE_LINE_MAX];
 	va_list ap;
+	int len;
 
 	va_start(ap, fmt);
-	console_vprint(NULL, NULL, fmt, ap);
+	len = console_format(line, NULL, NULL, fmt, ap);
 	va_end(ap);
+	console_append(line, len);
 }
 
 /* Pure modules report malformed input here; each message is its own line. */
 void log_msg(const char *fmt, ...)
 {
+	char line[CONSOLE_LINE_MAX];
 	va_list ap;
+	int len;
 
 	va_start(ap, fmt);
-	console_vprint(NULL, "\n", fmt, ap);
+	len = console_format(line, NULL, "\n", fmt, ap);
 	va_end(ap);
+	console_append(line, len);
 }
 
+/*
+ * Writes what is queued, then the message itself past the ring (a full ring
+ * must not drop it). From here on every line is written through. A panic
+ * inside the console's own drain (this core holds drain_lock) skips the lock
+ * rather than wait for itself.
+ */
 void panic(const char *fmt, ...)
 {
+	char line[CONSOLE_LINE_MAX];
 	va_list ap;
+	bool locked;
+	int len;
 
 	irq_disable();
-	drainer = NO_DRAINER;	/* write through from here on */
+	locked = __atomic_load_n(&drain_holder, __ATOMIC_RELAXED) != this_cpu()->cpu;
+	__atomic_store_n(&drainer, NO_DRAINER, __ATOMIC_RELEASE);
 	va_start(ap, fmt);
-	console_vprint("panic: ", "\nsidecore: halted\n", fmt, ap);
+	len = console_format(line, "panic: ", "\nsidecore: halted\n", fmt, ap);
 	va_end(ap);
+	if (locked)
+		console_drain_lock();
+	log_ring_take(&ring, console_sink_wait, NULL);
+	serial_write(line, len);
+	if (locked)
+		console_drain_unlock();
 	cpu_halt_forever();
 }

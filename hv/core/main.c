@@ -288,7 +288,9 @@ void hv_main(uint32_t magic, const void *mbi)
 	if (percpu[bsp_cpu].role == CPU_ROLE_SIDECORE)
 		sidecore_run(sidecore_of_cpu(bsp_cpu));
 	for (;;) {
-		console_drain();
-		cpu_idle();
+		if (console_drain())
+			cpu_relax();
+		else
+			cpu_idle();
 	}
 }

@@ -119,8 +119,7 @@ void sidecore_run(struct sidecore *sc)
 		bool active = false;
 
 		sidecore_poll(sc, &active);
-		console_drain();
-		if (active)
+		if (console_drain() || active)
 			cpu_relax();
 		else
 			cpu_idle();	/* nothing live: wait for sidecore_wake() */

@@ -14,6 +14,7 @@
 #include "mm/page_alloc.h"
 #include "vm/guest_acpi.h"
 #include "vm/guest_layout.h"
+#include "vm/guest_log.h"
 #include "vm/linux_loader.h"
 #include "vm/vm.h"
 
@@ -31,11 +32,10 @@ const char *guest_state_name(enum guest_state state)
 	return names[state];
 }
 
+/* The guest's UART output, a line at a time, limited like all its lines. */
 static void guest_console_line(void *ctx, const char *line)
 {
-	const struct guest *g = ctx;
-
-	printk("[%s] %s\n", g->name, line);
+	guest_log(ctx, "%s\n", line);
 }
 
 /* Writes the kernel, initrd, command line and ACPI tables into guest RAM. */

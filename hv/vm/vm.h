@@ -11,6 +11,7 @@
 
 #include "config/config.h"
 #include "core/spinlock.h"
+#include "lib/ratelimit.h"
 #include "vdev/pci.h"
 #include "vdev/uart.h"
 #include "vdev/vlapic.h"
@@ -113,6 +114,9 @@ struct guest {
 	struct guest_net net;		/* virtio-net at PCI slot 1 */
 
 	uint8_t io_port_logged[65536 / 8];	/* unclaimed ports reported once */
+
+	struct spinlock log_lock;	/* guards log_limit: any of its vCPUs may log */
+	struct ratelimit log_limit;	/* its console lines (vm/guest_log.c) */
 };
 
 /* Builds and loads one guest from its config section; false (reported) on failure. */
