@@ -9,6 +9,7 @@
 #include "arch/idt.h"
 #include "arch/lapic.h"
 #include "arch/paging.h"
+#include "arch/safe_insn.h"
 #include "arch/pic.h"
 #include "arch/smp.h"
 #include "arch/tsc.h"
@@ -30,6 +31,13 @@
 #define LOW_MEMORY_END MIB
 #define GIB4 ((uint64_t)4 << 30)
 
+/*
+ * The exception-table probe: MSR 801H lies in the x2APIC range and is
+ * reserved there (SDM Vol. 3A §11.12.1.2), so RDMSR of it raises #GP in
+ * x2APIC and xAPIC mode alike, on hardware and in Bochs.
+ */
+#define MSR_EXTABLE_PROBE 0x801
+
 extern const char __image_start[], __image_end[];
 
 static struct boot_info boot;
@@ -39,6 +47,7 @@ static struct memmap free_ram;
 static struct memmap node_ram;
 static struct config config;
 static bool booted;	/* roles are final: sidecores may start */
+static bool extable_fixed[MAX_CPUS];	/* the probe's fault came back as an error */
 
 /* The boot map covers 4 GiB until paging_init; after it, all RAM. */
 static const void *acpi_map_identity(uint64_t phys, uint64_t len, void *ctx)
@@ -121,6 +130,12 @@ static void main_probe_vmx(unsigned int cpu)
 		percpu[cpu].vmx.reason = "no memory for the VMXON region";
 	else
 		vmx_probe(&percpu[cpu].vmx, percpu[cpu].vmxon_region);
+	if (percpu[cpu].vmx.ok) {
+		uint64_t value;
+
+		/* Guests' faults end at a fixup on this core, not in panic(). */
+		extable_fixed[cpu] = !safe_rdmsr(MSR_EXTABLE_PROBE, &value);
+	}
 	__atomic_store_n(&percpu[cpu].vmx_probed, true, __ATOMIC_RELEASE);
 }
 
@@ -191,6 +206,25 @@ static void main_print_vmx(void)
 	for (unsigned int c = 0; c < topo.cpu_count && any; c++)
 		if (percpu[c].online && !percpu[c].vmx.ok)
 			printk("vmx: cpu %u unavailable (%s)\n", c, percpu[c].vmx.reason);
+}
+
+/* One line for the exception-table probe of every VMX core; none without VMX. */
+static void main_print_extable(void)
+{
+	unsigned int probed = 0;
+
+	for (unsigned int c = 0; c < topo.cpu_count; c++) {
+		if (!percpu[c].online || !percpu[c].vmx.ok)
+			continue;
+		if (!extable_fixed[c]) {
+			printk("extable: rdmsr %#x did not fault on cpu %u\n",
+			       MSR_EXTABLE_PROBE, c);
+			return;
+		}
+		probed++;
+	}
+	if (probed)
+		printk("extable: fault fixup ok\n");
 }
 
 static void main_load_config(void)
@@ -278,6 +312,7 @@ void hv_main(uint32_t magic, const void *mbi)
 	sidecore_setup();
 	main_print_nodes();
 	main_print_vmx();
+	main_print_extable();
 	guests_create(&config, &boot);
 	guests_print_summary(&topo);
 	printk("boot: done\n");
