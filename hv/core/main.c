@@ -9,8 +9,8 @@
 #include "arch/idt.h"
 #include "arch/lapic.h"
 #include "arch/paging.h"
-#include "arch/safe_insn.h"
 #include "arch/pic.h"
+#include "arch/safe_insn.h"
 #include "arch/smp.h"
 #include "arch/tsc.h"
 #include "arch/x86.h"
@@ -30,7 +30,6 @@
 #define MIB ((uint64_t)1 << 20)
 #define LOW_MEMORY_END MIB
 #define GIB4 ((uint64_t)4 << 30)
-
 
 extern const char __image_start[], __image_end[];
 
