@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * idt.c - exceptions print the CPU state and stop the machine; the wake-up
- * and spurious vectors only acknowledge.
+ * idt.c - an exception on an instruction the exception table lists resumes
+ * at its fixup; any other prints the CPU state and stops the machine. The
+ * wake-up and spurious vectors only acknowledge.
  */
 #include <stdint.h>
 
+#include "arch/extable.h"
 #include "arch/idt.h"
 #include "arch/lapic.h"
 #include "arch/x86.h"
@@ -13,6 +15,8 @@
 #include "core/percpu.h"
 
 #define STUB_SIZE 16		/* .balign 16 in isr.S */
+#define VECTOR_UD 6
+#define VECTOR_GP 13
 #define GATE_INTERRUPT 0x8e	/* present, DPL 0, 64-bit interrupt gate */
 
 struct idt_gate {
@@ -27,6 +31,8 @@ struct idt_gate {
 
 extern const char isr_stubs[], isr_stub_timer[], isr_stub_wakeup[], isr_stub_posted[],
 	isr_stub_spurious[];
+
+extern const struct extable_entry __extable_start[], __extable_end[];
 
 static struct idt_gate idt[256] __attribute__((aligned(16)));
 
@@ -106,6 +112,20 @@ void idt_dispatch(struct trap_frame *f)
 	}
 	if (f->vector == VECTOR_SPURIOUS)
 		return;	/* SDM Vol. 3A §11.9: no EOI for a spurious interrupt */
+	/*
+	 * #GP and #UD are faults: the saved RIP is the instruction itself
+	 * (SDM Vol. 3A §6.5), which the table may list. An NMI or machine
+	 * check that happens to interrupt a listed instruction is no failure
+	 * of it, so only these two vectors are looked up.
+	 */
+	if (f->vector == VECTOR_GP || f->vector == VECTOR_UD) {
+		uint64_t fixup = extable_search(__extable_start, __extable_end, f->rip);
+
+		if (fixup) {
+			f->rip = fixup;
+			return;
+		}
+	}
 
 	idt_dump_exception(f);
 	panic("unhandled exception on cpu %u", this_cpu()->cpu);

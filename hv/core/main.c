@@ -10,6 +10,7 @@
 #include "arch/lapic.h"
 #include "arch/paging.h"
 #include "arch/pic.h"
+#include "arch/safe_insn.h"
 #include "arch/smp.h"
 #include "arch/tsc.h"
 #include "arch/x86.h"
@@ -39,6 +40,7 @@ static struct memmap free_ram;
 static struct memmap node_ram;
 static struct config config;
 static bool booted;	/* roles are final: sidecores may start */
+static bool extable_fixed[MAX_CPUS];	/* the probe's fault came back as an error */
 
 /* The boot map covers 4 GiB until paging_init; after it, all RAM. */
 static const void *acpi_map_identity(uint64_t phys, uint64_t len, void *ctx)
@@ -115,12 +117,29 @@ static uint64_t main_address_space_limit(void)
 	return limit;
 }
 
+/*
+ * A fault on a guest's value must end at its fixup on this core, not in
+ * panic(): prove it with one. The VMX capability MSRs are read-only, and
+ * WRMSR to one raises #GP (SDM Vol. 3D appendix A.1), in Bochs too, which
+ * lets RDMSR of an absent MSR pass by default. The RDMSR before it shows
+ * that an instruction that does not fault reports success.
+ */
+static bool main_probe_extable(uint64_t vmx_basic)
+{
+	uint64_t value;
+
+	return safe_rdmsr(MSR_IA32_VMX_BASIC, &value) && value == vmx_basic &&
+	       !safe_wrmsr(MSR_IA32_VMX_BASIC, value);
+}
+
 static void main_probe_vmx(unsigned int cpu)
 {
 	if (!percpu[cpu].vmxon_region)
 		percpu[cpu].vmx.reason = "no memory for the VMXON region";
 	else
 		vmx_probe(&percpu[cpu].vmx, percpu[cpu].vmxon_region);
+	if (percpu[cpu].vmx.ok)
+		extable_fixed[cpu] = main_probe_extable(percpu[cpu].vmx.basic);
 	__atomic_store_n(&percpu[cpu].vmx_probed, true, __ATOMIC_RELEASE);
 }
 
@@ -191,6 +210,24 @@ static void main_print_vmx(void)
 	for (unsigned int c = 0; c < topo.cpu_count && any; c++)
 		if (percpu[c].online && !percpu[c].vmx.ok)
 			printk("vmx: cpu %u unavailable (%s)\n", c, percpu[c].vmx.reason);
+}
+
+/* One line for the exception-table probe of every VMX core; none without VMX. */
+static void main_print_extable(void)
+{
+	unsigned int probed = 0;
+
+	for (unsigned int c = 0; c < topo.cpu_count; c++) {
+		if (!percpu[c].online || !percpu[c].vmx.ok)
+			continue;
+		if (!extable_fixed[c]) {
+			printk("extable: fault fixup failed on cpu %u\n", c);
+			return;
+		}
+		probed++;
+	}
+	if (probed)
+		printk("extable: fault fixup ok\n");
 }
 
 static void main_load_config(void)
@@ -278,6 +315,7 @@ void hv_main(uint32_t magic, const void *mbi)
 	sidecore_setup();
 	main_print_nodes();
 	main_print_vmx();
+	main_print_extable();
 	guests_create(&config, &boot);
 	guests_print_summary(&topo);
 	printk("boot: done\n");

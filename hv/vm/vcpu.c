@@ -18,6 +18,7 @@
 #include "vm/guest_layout.h"
 #include "vm/vm.h"
 #include "vmx/cpuid_filter.h"
+#include "vmx/exit_rules.h"
 #include "vmx/vmcs.h"
 
 #define PAT_DEFAULT	0x0007040600070406ull	/* power-on value, SDM Vol. 3A §13.12.4 */
@@ -265,7 +266,7 @@ static void vcpu_setup_guest_state(struct vcpu *v)
 	vmcs_write(VMCS_CR0_READ_SHADOW, cr0);
 	vmcs_write(VMCS_GUEST_CR0, (cr0 | rdmsr(MSR_IA32_VMX_CR0_FIXED0)) &
 				   rdmsr(MSR_IA32_VMX_CR0_FIXED1));
-	vmcs_write(VMCS_CR4_MASK, rdmsr(MSR_IA32_VMX_CR4_FIXED0) | CR4_VMXE);
+	vmcs_write(VMCS_CR4_MASK, exit_rules_cr4_owned(rdmsr(MSR_IA32_VMX_CR4_FIXED0)));
 	vmcs_write(VMCS_CR4_READ_SHADOW, cr4);
 	vmcs_write(VMCS_GUEST_CR4, (cr4 | rdmsr(MSR_IA32_VMX_CR4_FIXED0)) &
 				   rdmsr(MSR_IA32_VMX_CR4_FIXED1));

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "arch/lapic.h"
+#include "arch/safe_insn.h"
 #include "arch/tsc.h"
 #include "arch/x86.h"
 #include "core/console.h"
@@ -18,32 +19,19 @@
 #include "vm/vm.h"
 #include "vmx/cpuid_filter.h"
 #include "vmx/decode.h"
+#include "vmx/exit_rules.h"
 #include "vmx/vmcs.h"
 
 #define VECTOR_UD	6
 #define VECTOR_GP	13
 
-#define MSR_IA32_TSC		0x010
-#define MSR_IA32_PLATFORM_ID	0x017
-#define MSR_IA32_TSC_ADJUST	0x03b
-#define MSR_IA32_BIOS_SIGN_ID	0x08b	/* microcode revision */
-#define MSR_IA32_MISC_ENABLE	0x1a0
-#define APIC_BASE_BSP		(1ull << 8)
-#define APIC_BASE_ENABLE	(1ull << 11)
-#define MISC_ENABLE_FAST_STRINGS (1ull << 0)
+#define EFER_LMA		(1ull << 10)
+#define CS_AR_L			(1u << 13)	/* 64-bit code segment (§24.4.1) */
 
-#define SLEEP_ENABLE		(1u << 5)	/* ACPI 6.x §4.8.3.7 */
-#define SLEEP_TYPE_SHIFT	2
-#define SLEEP_TYPE_MASK		7u
-
-/* Exit qualification fields (§28.2.1, tables 28-3, 28-5, 28-7). */
+/* Exit qualification fields (§28.2.1, tables 28-3, 28-7). */
 #define CR_ACCESS_CR(q)		((q) & 0xf)
 #define CR_ACCESS_TYPE(q)	(((q) >> 4) & 3)
 #define CR_ACCESS_GPR(q)	(((q) >> 8) & 0xf)
-#define IO_SIZE(q)		(((q) & 7) + 1)
-#define IO_IN			(1u << 3)
-#define IO_STRING		(1u << 4)
-#define IO_PORT(q)		((uint16_t)((q) >> 16))
 #define EPT_ACCESS_WRITE	(1u << 1)
 #define APIC_ACCESS_OFFSET(q)	((q) & 0xfff)
 #define APIC_ACCESS_TYPE(q)	(((q) >> 12) & 0xf)
@@ -75,27 +63,38 @@ static uint64_t vcpu_guest_cr4(void)
 	return (vmcs_read(VMCS_GUEST_CR4) & ~mask) | (vmcs_read(VMCS_CR4_READ_SHADOW) & mask);
 }
 
-static bool vcpu_handle_cpuid(struct vcpu *v)
+static struct cpuid_filter_regs vcpu_host_cpuid(uint32_t leaf, uint32_t subleaf)
 {
-	static uint32_t host_max_basic, host_max_extended;
-	uint32_t leaf = (uint32_t)v->regs.rax, subleaf = (uint32_t)v->regs.rcx;
 	struct cpuid_regs r = cpuid(leaf, subleaf);
-	struct cpuid_filter_regs host = { r.eax, r.ebx, r.ecx, r.edx }, out;
-	struct guest_cpu_model model;
 
-	if (!host_max_basic) {
-		host_max_extended = cpuid(0x80000000, 0).eax;
-		host_max_basic = cpuid(0, 0).eax;
-	}
-	model = (struct guest_cpu_model){
+	return (struct cpuid_filter_regs){ r.eax, r.ebx, r.ecx, r.edx };
+}
+
+/* The guest's CPUID for one leaf: the host's, through cpuid_filter_leaf(). */
+static struct cpuid_filter_regs vcpu_guest_cpuid(const struct vcpu *v, uint32_t leaf,
+						 uint32_t subleaf)
+{
+	struct cpuid_filter_regs host = vcpu_host_cpuid(leaf, subleaf);
+	struct guest_cpu_model model = {
 		.vcpu_count = v->guest->vcpu_count,
 		.apic_id = v->apic_id,
 		.tsc_hz = tsc_hz(),
-		.host_max_basic_leaf = host_max_basic,
-		.host_max_extended_leaf = host_max_extended,
+		.host_max_basic_leaf = cpuid(0, 0).eax,
+		.host_max_extended_leaf = cpuid(0x80000000, 0).eax,
 		.controls = v->cpu_controls,
+		.host_leaf1 = vcpu_host_cpuid(1, 0),
 	};
-	out = cpuid_filter_leaf(&model, vcpu_guest_cr4(), leaf, subleaf, &host);
+
+	if (model.host_max_basic_leaf >= 7)
+		model.host_leaf7 = vcpu_host_cpuid(7, 0);
+	return cpuid_filter_leaf(&model, vcpu_guest_cr4(), leaf, subleaf, &host);
+}
+
+static bool vcpu_handle_cpuid(struct vcpu *v)
+{
+	struct cpuid_filter_regs out = vcpu_guest_cpuid(v, (uint32_t)v->regs.rax,
+							(uint32_t)v->regs.rcx);
+
 	v->regs.rax = out.eax;
 	v->regs.rbx = out.ebx;
 	v->regs.rcx = out.ecx;
@@ -104,66 +103,26 @@ static bool vcpu_handle_cpuid(struct vcpu *v)
 	return true;
 }
 
-/* MSRs a stock kernel reads without a fault handler, and the APIC timer. */
-static bool vcpu_msr_read(struct vcpu *v, uint32_t msr, uint64_t *value)
-{
-	switch (msr) {
-	case MSR_IA32_TSC:
-		*value = vcpu_guest_tsc(v);
-		return true;
-	case MSR_IA32_TSC_ADJUST:
-		/* The guest's adjustments are all there is between its TSC and the host's. */
-		*value = v->tsc_offset;
-		return true;
-	case MSR_IA32_APIC_BASE:
-		*value = GUEST_LAPIC_GPA | APIC_BASE_ENABLE | (v->index ? 0 : APIC_BASE_BSP);
-		return true;
-	case MSR_IA32_TSC_DEADLINE:
-		*value = vlapic_read_tsc_deadline(&v->lapic);
-		return true;
-	case MSR_IA32_MISC_ENABLE:
-		*value = MISC_ENABLE_FAST_STRINGS;
-		return true;
-	case MSR_IA32_FEATURE_CONTROL:
-		*value = 1;	/* locked, VMX off */
-		return true;
-	case MSR_IA32_BIOS_SIGN_ID:
-	case MSR_IA32_PLATFORM_ID:
-		*value = 0;
-		return true;
-	default:
-		return false;
-	}
-}
-
-static bool vcpu_msr_write(struct vcpu *v, uint32_t msr, uint64_t value)
-{
-	switch (msr) {
-	case MSR_IA32_TSC:	/* SDM Vol. 3B §18.17.3: a TSC write moves TSC_ADJUST too */
-		vcpu_set_tsc_offset(v, value - rdtsc());
-		return true;
-	case MSR_IA32_TSC_ADJUST:
-		vcpu_set_tsc_offset(v, value);
-		return true;
-	case MSR_IA32_TSC_DEADLINE:
-		vlapic_write_tsc_deadline(&v->lapic, value);
-		return true;
-	case MSR_IA32_APIC_BASE:
-		/* The APIC stays enabled, in xAPIC mode, at its address. */
-		return (value & ~APIC_BASE_BSP) == (GUEST_LAPIC_GPA | APIC_BASE_ENABLE);
-	case MSR_IA32_BIOS_SIGN_ID:	/* Linux clears it before reading the revision */
-	case MSR_IA32_MISC_ENABLE:
-		return true;
-	default:
-		return false;
-	}
-}
-
+/* RDMSR of an intercepted MSR; exit_rules_rdmsr() says which and what. */
 static bool vcpu_handle_rdmsr(struct vcpu *v)
 {
-	uint64_t value;
+	struct exit_msr_result r = exit_rules_rdmsr((uint32_t)v->regs.rcx, v->index == 0);
+	uint64_t value = r.value;
 
-	if (!vcpu_msr_read(v, (uint32_t)v->regs.rcx, &value)) {
+	switch (r.action) {
+	case EXIT_MSR_TSC:
+		value = vcpu_guest_tsc(v);
+		break;
+	case EXIT_MSR_TSC_ADJUST:
+		/* The guest's adjustments are all there is between its TSC and the host's. */
+		value = v->tsc_offset;
+		break;
+	case EXIT_MSR_TSC_DEADLINE:
+		value = vlapic_read_tsc_deadline(&v->lapic);
+		break;
+	case EXIT_MSR_VALUE:
+		break;
+	default:
 		vcpu_inject_exception(v, VECTOR_GP, true, 0);
 		return true;
 	}
@@ -173,11 +132,24 @@ static bool vcpu_handle_rdmsr(struct vcpu *v)
 	return true;
 }
 
+/* WRMSR of an intercepted MSR; exit_rules_wrmsr() says whether and how. */
 static bool vcpu_handle_wrmsr(struct vcpu *v)
 {
 	uint64_t value = (v->regs.rdx << 32) | (uint32_t)v->regs.rax;
 
-	if (!vcpu_msr_write(v, (uint32_t)v->regs.rcx, value)) {
+	switch (exit_rules_wrmsr((uint32_t)v->regs.rcx, value)) {
+	case EXIT_MSR_TSC:
+		vcpu_set_tsc_offset(v, value - rdtsc());
+		break;
+	case EXIT_MSR_TSC_ADJUST:
+		vcpu_set_tsc_offset(v, value);
+		break;
+	case EXIT_MSR_TSC_DEADLINE:
+		vlapic_write_tsc_deadline(&v->lapic, value);
+		break;
+	case EXIT_MSR_IGNORE:
+		break;
+	default:
 		vcpu_inject_exception(v, VECTOR_GP, true, 0);
 		return true;
 	}
@@ -185,34 +157,58 @@ static bool vcpu_handle_wrmsr(struct vcpu *v)
 	return true;
 }
 
-/* Writes to CR0/CR4 bits that VMX owns land here; the shadow keeps the guest's view. */
+/*
+ * Writes that change a CR0/CR4 bit the hypervisor owns land here
+ * (exit_rules_cr4_owned()); the shadow keeps the guest's view and the CR
+ * the value exit_rules_cr*_write() allows.
+ */
 static bool vcpu_handle_cr_access(struct vcpu *v)
 {
 	uint64_t q = vmcs_read(VMCS_EXIT_QUALIFICATION);
 	uint64_t *gpr = vcpu_gpr(v, CR_ACCESS_GPR(q));
 	uint64_t value = CR_ACCESS_GPR(q) == 4 ? vmcs_read(VMCS_GUEST_RSP) : *gpr;
+	struct exit_cr_context ctx = {
+		.cr3 = vmcs_read(VMCS_GUEST_CR3),
+		.cr4 = vcpu_guest_cr4(),
+		.long_mode = vmcs_read(VMCS_GUEST_IA32_EFER) & EFER_LMA,
+		.code64 = vmcs_read(VMCS_GUEST_CS_AR) & CS_AR_L,
+	};
+	struct cpuid_filter_regs leaf1, leaf7;
+	struct exit_cr_result r;
+	uint32_t shadow, guest;
 
 	if (CR_ACCESS_TYPE(q) != 0)
 		return vcpu_fail(v, "unexpected CR access, qualification %#lx", q);
 
 	switch (CR_ACCESS_CR(q)) {
 	case 0:
-		vmcs_write(VMCS_CR0_READ_SHADOW, value);
-		vmcs_write(VMCS_GUEST_CR0, (value | rdmsr(MSR_IA32_VMX_CR0_FIXED0)) &
-					   rdmsr(MSR_IA32_VMX_CR0_FIXED1));
+		ctx.fixed0 = rdmsr(MSR_IA32_VMX_CR0_FIXED0);
+		ctx.fixed1 = rdmsr(MSR_IA32_VMX_CR0_FIXED1);
+		r = exit_rules_cr0_write(value, &ctx);
+		shadow = VMCS_CR0_READ_SHADOW;
+		guest = VMCS_GUEST_CR0;
 		break;
 	case 4:
-		if (value & CR4_VMXE) {
-			vcpu_inject_exception(v, VECTOR_GP, true, 0);
-			return true;
-		}
-		vmcs_write(VMCS_CR4_READ_SHADOW, value);
-		vmcs_write(VMCS_GUEST_CR4, (value | rdmsr(MSR_IA32_VMX_CR4_FIXED0)) &
-					   rdmsr(MSR_IA32_VMX_CR4_FIXED1));
+		ctx.fixed0 = rdmsr(MSR_IA32_VMX_CR4_FIXED0);
+		ctx.fixed1 = rdmsr(MSR_IA32_VMX_CR4_FIXED1);
+		leaf1 = vcpu_guest_cpuid(v, 1, 0);
+		leaf7 = vcpu_guest_cpuid(v, 7, 0);
+		r = exit_rules_cr4_write(value, exit_rules_cr4_allowed(&leaf1, &leaf7), &ctx);
+		shadow = VMCS_CR4_READ_SHADOW;
+		guest = VMCS_GUEST_CR4;
 		break;
 	default:
 		return vcpu_fail(v, "unexpected write to CR%lu", CR_ACCESS_CR(q));
 	}
+	if (r.verdict == EXIT_CR_FAULT) {
+		vcpu_inject_exception(v, VECTOR_GP, true, 0);
+		return true;
+	}
+	if (r.verdict != EXIT_CR_OK)
+		return vcpu_fail(v, "CR%lu value %#lx cannot run under VMX", CR_ACCESS_CR(q),
+				 value);
+	vmcs_write(shadow, value);
+	vmcs_write(guest, r.hw);
 	vmx_skip_instruction();
 	return true;
 }
@@ -231,58 +227,68 @@ static void vcpu_log_port_once(struct vcpu *v, uint16_t port, bool in)
 static uint32_t vcpu_io_in(struct vcpu *v, uint16_t port, unsigned int size)
 {
 	struct guest *g = v->guest;
+	uint32_t value;
 
-	if (port >= UART_COM1_BASE && port < UART_COM1_BASE + UART_PORTS && size == 1)
+	switch (exit_rules_io_device(port, size)) {
+	case EXIT_IO_UART:
 		return uart_read(&g->uart, port - UART_COM1_BASE);
-	if (port >= PCI_CONFIG_ADDRESS_PORT && port < PCI_CONFIG_DATA_PORT + 4) {
-		uint32_t value;
-
+	case EXIT_IO_PCI:
 		guest_pci_lock(g);
 		value = pci_io_read(&g->pci, port, size);
 		guest_pci_unlock(g);
 		return value;
-	}
-	if (port == GUEST_SLEEP_CONTROL_PORT || port == GUEST_SLEEP_STATUS_PORT)
+	case EXIT_IO_SLEEP_CONTROL:
+	case EXIT_IO_SLEEP_STATUS:
 		return 0;
-	vcpu_log_port_once(v, port, true);
-	return 0xffffffff;
+	default:
+		vcpu_log_port_once(v, port, true);
+		return 0xffffffff;
+	}
 }
 
 static void vcpu_io_out(struct vcpu *v, uint16_t port, unsigned int size, uint32_t value)
 {
 	struct guest *g = v->guest;
 
-	if (port >= UART_COM1_BASE && port < UART_COM1_BASE + UART_PORTS && size == 1) {
+	switch (exit_rules_io_device(port, size)) {
+	case EXIT_IO_UART:
 		uart_write(&g->uart, port - UART_COM1_BASE, (uint8_t)value);
-	} else if (port >= PCI_CONFIG_ADDRESS_PORT && port < PCI_CONFIG_DATA_PORT + 4) {
+		break;
+	case EXIT_IO_PCI:
 		guest_pci_lock(g);
 		pci_io_write(&g->pci, port, size, value);
 		guest_pci_unlock(g);
-	} else if (port == GUEST_SLEEP_CONTROL_PORT) {
-		if ((value & SLEEP_ENABLE) &&
-		    ((value >> SLEEP_TYPE_SHIFT) & SLEEP_TYPE_MASK) == GUEST_SLP_TYP_S5)
+		break;
+	case EXIT_IO_SLEEP_CONTROL:
+		if (exit_rules_sleep_is_poweroff(value))
 			vcpu_stop(v, VCPU_STOP_POWEROFF, "powered off");
-	} else if (port == GUEST_COUNTERS_PORT) {
+		break;
+	case EXIT_IO_COUNTERS:
 		guests_print_counters(value & 0xff);
-	} else if (port != GUEST_SLEEP_STATUS_PORT) {
+		break;
+	case EXIT_IO_SLEEP_STATUS:
+		break;
+	default:
 		vcpu_log_port_once(v, port, false);
+		break;
 	}
 }
 
 static bool vcpu_handle_io(struct vcpu *v)
 {
-	uint64_t q = vmcs_read(VMCS_EXIT_QUALIFICATION);
-	unsigned int size = IO_SIZE(q);
-	uint32_t mask = size == 4 ? 0xffffffffu : (1u << (8 * size)) - 1;
+	struct exit_io_access a = exit_rules_io_decode(vmcs_read(VMCS_EXIT_QUALIFICATION));
+	uint32_t mask = a.size == 4 ? 0xffffffffu : (1u << (8 * a.size)) - 1;
 
-	if (q & IO_STRING)
-		return vcpu_fail(v, "string i/o on port %#x is not emulated", IO_PORT(q));
-	if (q & IO_IN) {
-		uint32_t value = vcpu_io_in(v, IO_PORT(q), size) & mask;
+	if (!a.valid)
+		return vcpu_fail(v, "i/o exit on port %#x with no defined size", a.port);
+	if (a.string)
+		return vcpu_fail(v, "string i/o on port %#x is not emulated", a.port);
+	if (a.in) {
+		uint32_t value = vcpu_io_in(v, a.port, a.size) & mask;
 
-		v->regs.rax = size == 4 ? value : (v->regs.rax & ~(uint64_t)mask) | value;
+		v->regs.rax = a.size == 4 ? value : (v->regs.rax & ~(uint64_t)mask) | value;
 	} else {
-		vcpu_io_out(v, IO_PORT(q), size, (uint32_t)v->regs.rax & mask);
+		vcpu_io_out(v, a.port, a.size, (uint32_t)v->regs.rax & mask);
 	}
 	vmx_skip_instruction();
 	return true;
@@ -438,19 +444,26 @@ static bool vcpu_handle_hlt(struct vcpu *v)
 	return true;
 }
 
-/* XCR0 must name x87, keep AVX with SSE, and stay within what the CPU has (§13.3). */
+/*
+ * XSETBV runs in VMX root operation with the guest's value, so it is judged
+ * first against the guest's CPUID leaf 0DH and the XCR0 rules
+ * (exit_rules_xsetbv()). Should the processor still refuse it, the fault
+ * ends at safe_xsetbv()'s fixup and stops this guest, not the machine.
+ */
 static bool vcpu_handle_xsetbv(struct vcpu *v)
 {
 	uint64_t value = (v->regs.rdx << 32) | (uint32_t)v->regs.rax;
-	struct cpuid_regs xsave = cpuid(0xd, 0);
-	uint64_t supported = ((uint64_t)xsave.edx << 32) | xsave.eax;
+	uint32_t xcr = (uint32_t)v->regs.rcx;
+	struct cpuid_filter_regs guest = vcpu_guest_cpuid(v, 0xd, 0);
+	struct cpuid_filter_regs host = vcpu_host_cpuid(0xd, 0);
 
-	if ((uint32_t)v->regs.rcx != 0 || !(value & 1) || (value & ~supported) ||
-	    ((value & 4) && !(value & 2))) {
+	if (!exit_rules_xsetbv(xcr, value, exit_rules_xcr0_mask(&guest, &host))) {
 		vcpu_inject_exception(v, VECTOR_GP, true, 0);
 		return true;
 	}
-	asm volatile("xsetbv" : : "c"(0), "a"((uint32_t)value), "d"((uint32_t)(value >> 32)));
+	if (!safe_xsetbv(xcr, value))
+		return vcpu_fail(v, "xsetbv of XCR%u value %#lx faulted in the hypervisor",
+				 xcr, value);
 	vmx_skip_instruction();
 	return true;
 }

@@ -237,11 +237,16 @@
 
 /*
  * Leaf 0DH subleaf 0 EAX: the XCR0 components the guest may enable (SDM
- * Vol. 1 §13.1): x87, SSE, AVX, the three AVX-512 states and PKRU. MPX (3, 4)
- * and AMX (17, 18) go with their hidden features; EDX (XCR0 63:32) is zero.
- * Subleaves 2-63 describe one component each and are zero for the others.
+ * Vol. 1 §13.1): x87, SSE, AVX, the three AVX-512 states and PKRU, each only
+ * while the guest's leaf 1 or 7 shows its feature. MPX (3, 4) and AMX (17,
+ * 18) go with their hidden features; EDX (XCR0 63:32) is zero. Subleaves
+ * 2-63 describe one component each and are zero for the others.
  */
-#define XCR0_GUEST_COMPONENTS	(BIT(0) | BIT(1) | BIT(2) | BIT(5) | BIT(6) | BIT(7) | BIT(9))
+#define XCR0_COMPONENT_X87	BIT(0)
+#define XCR0_COMPONENT_SSE	BIT(1)
+#define XCR0_COMPONENT_AVX	BIT(2)
+#define XCR0_COMPONENTS_AVX512	(BIT(5) | BIT(6) | BIT(7))
+#define XCR0_COMPONENT_PKRU	BIT(9)
 #define CPUID0D_SUBLEAF_COMPONENTS	0
 #define CPUID0D_SUBLEAF_EXTENSIONS	1
 #define CPUID0D_SUBLEAF_LAST		63
@@ -417,6 +422,31 @@ static struct cpuid_filter_regs leaf_topology(const struct guest_cpu_model *mode
 }
 
 /*
+ * The XCR0 components whose features the guest's leaves 1 and 7 show; none
+ * when it sees no XSAVE. x87 state is always there with XSAVE (bit 0 of
+ * XCR0 cannot be cleared).
+ */
+static uint32_t xsave_components(const struct guest_cpu_model *model)
+{
+	struct cpuid_filter_regs leaf1 = leaf_features(model, 0, &model->host_leaf1);
+	struct cpuid_filter_regs leaf7 = leaf_extended_features(model, 0, 0, &model->host_leaf7);
+	uint32_t components = XCR0_COMPONENT_X87;
+
+	if (!(leaf1.ecx & CPUID1_ECX_XSAVE))
+		return 0;
+	if (leaf1.edx & CPUID1_EDX_SSE)
+		components |= XCR0_COMPONENT_SSE;
+	if (leaf1.ecx & CPUID1_ECX_AVX)
+		components |= XCR0_COMPONENT_AVX;
+	/* AVX-512 state extends the AVX state (SDM Vol. 1 §13.3). */
+	if ((components & XCR0_COMPONENT_AVX) && (leaf7.ebx & CPUID7_EBX_AVX512F))
+		components |= XCR0_COMPONENTS_AVX512;
+	if (leaf7.ecx & CPUID7_ECX_PKU)
+		components |= XCR0_COMPONENT_PKRU;
+	return components;
+}
+
+/*
  * Leaf 0DH: the host's XSAVE layout, less the components of hidden
  * features. The sizes in subleaves 0 and 1 EBX depend on the XCR0 (and
  * IA32_XSS) in force when the host ran CPUID, so the caller runs it with
@@ -426,12 +456,15 @@ static struct cpuid_filter_regs leaf_xsave(const struct guest_cpu_model *model,
 					   uint32_t subleaf,
 					   const struct cpuid_filter_regs *host)
 {
+	uint32_t components = xsave_components(model);
 	struct cpuid_filter_regs out = { 0 };
 	uint32_t keep;
 
+	if (!components)
+		return out;
 	if (subleaf == CPUID0D_SUBLEAF_COMPONENTS) {
 		out = *host;
-		out.eax &= XCR0_GUEST_COMPONENTS;
+		out.eax &= components;
 		out.edx = 0;
 	} else if (subleaf == CPUID0D_SUBLEAF_EXTENSIONS) {
 		keep = CPUID0D1_EAX_XSAVEOPT | CPUID0D1_EAX_XSAVEC | CPUID0D1_EAX_XGETBV1;
@@ -439,8 +472,7 @@ static struct cpuid_filter_regs leaf_xsave(const struct guest_cpu_model *model,
 			keep |= CPUID0D1_EAX_XSAVES;
 		out.eax = host->eax & keep;
 		out.ebx = host->ebx;
-	} else if (subleaf <= CPUID0D_SUBLEAF_LAST &&
-		   (XCR0_GUEST_COMPONENTS & (1ull << subleaf))) {
+	} else if (subleaf <= CPUID0D_SUBLEAF_LAST && (components & (1ull << subleaf))) {
 		out = *host;
 	}
 	return out;

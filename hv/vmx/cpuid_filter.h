@@ -41,6 +41,11 @@ struct guest_cpu_model {
 	uint32_t host_max_basic_leaf;	/* host CPUID.0:EAX */
 	uint32_t host_max_extended_leaf; /* host CPUID.80000000H:EAX */
 	uint32_t controls;		/* GUEST_CPU_* */
+	/*
+	 * The host's leaf 1 and leaf 7 subleaf 0: leaf 0DH lists an XSAVE
+	 * component only when the guest sees the feature it belongs to.
+	 */
+	struct cpuid_filter_regs host_leaf1, host_leaf7;
 };
 
 /* The highest basic leaf the guest sees: leaf 0x16 carries the TSC's base frequency. */

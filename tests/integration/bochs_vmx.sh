@@ -1,6 +1,7 @@
 #!/bin/bash
 # Bochs VMX scenarios: both CPU models, 2 CPUs each; VMXON/VMXOFF works on
-# every core and the features match the model.
+# every core, the features match the model, and a #GP on every VMX core
+# ends at its exception-table fixup.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/integration/lib.sh
@@ -18,5 +19,6 @@ for spec in corei5_lynnfield_750:0 corei7_haswell_4770:1; do
 			"$model: vmx ok on cpu $cpu with ept, vpid, ug=$ug"
 	done
 	tap_line $log 'node 0: cpus 0,1 mem [0-9]+ MiB' "$model: one node with both cpus"
+	tap_line $log 'extable: fault fixup ok' "$model: a #GP in root mode on each core ends at its fixup"
 done
 tap_done

@@ -23,7 +23,10 @@
 static const struct cpuid_filter_regs ones = { ~0u, ~0u, ~0u, ~0u };
 static const struct cpuid_filter_regs zeros;
 
-/* Four vCPUs, this one APIC ID 2, a 2.4 GHz TSC, a Haswell-like host. */
+/*
+ * Four vCPUs, this one APIC ID 2, a 2.4 GHz TSC, a host with every feature
+ * in leaves 1 and 7.
+ */
 static struct guest_cpu_model model_default(void)
 {
 	return (struct guest_cpu_model){
@@ -32,6 +35,8 @@ static struct guest_cpu_model model_default(void)
 		.tsc_hz = 2400000000ull,
 		.host_max_basic_leaf = 0xd,
 		.host_max_extended_leaf = 0x80000008,
+		.host_leaf1 = ones,
+		.host_leaf7 = ones,
 	};
 }
 
@@ -284,6 +289,40 @@ static void test_leaf0d_xsave(void **state)
 	assert_regs(filter(&model, 0xd, 0xffffffff, &ones), 0, 0, 0, 0);
 }
 
+/*
+ * Leaf 0DH lists a component only when leaf 1 or 7 shows its feature: a
+ * server with AVX-512, PKRU, MPX and AMX state (0x602ff) behind a guest
+ * that sees Haswell's features gets x87, SSE and AVX.
+ */
+static void test_leaf0d_follows_leaves_1_and_7(void **state)
+{
+	struct guest_cpu_model model = model_default();
+	struct cpuid_filter_regs server = { 0x602ff, 0x988, 0x2b00, 0 };
+
+	(void)state;
+	model.host_leaf1 = (struct cpuid_filter_regs){ 0x306c3, 0, BIT(26) | BIT(28), BIT(25) };
+	model.host_leaf7 = (struct cpuid_filter_regs){ 0, BIT(5), 0, 0 };	/* AVX2 only */
+	assert_regs(filter(&model, 0xd, 0, &server), 0x7, 0x988, 0x2b00, 0);
+	assert_regs(filter(&model, 0xd, 2, &ones), ~0u, ~0u, ~0u, ~0u);
+	assert_regs(filter(&model, 0xd, 5, &ones), 0, 0, 0, 0);
+	assert_regs(filter(&model, 0xd, 7, &ones), 0, 0, 0, 0);
+	assert_regs(filter(&model, 0xd, 9, &ones), 0, 0, 0, 0);
+	/* AVX512F and PKU shown: their components come with them. */
+	model.host_leaf7.ebx |= BIT(16);
+	model.host_leaf7.ecx |= BIT(3);
+	assert_int_equal(filter(&model, 0xd, 0, &server).eax, 0x2e7);
+	assert_regs(filter(&model, 0xd, 6, &ones), ~0u, ~0u, ~0u, ~0u);
+	/* AVX-512 state needs AVX: with AVX hidden, x87 and SSE are left. */
+	model.host_leaf1.ecx &= ~BIT(28);
+	assert_int_equal(filter(&model, 0xd, 0, &server).eax, 0x203);
+	assert_regs(filter(&model, 0xd, 2, &ones), 0, 0, 0, 0);
+	assert_regs(filter(&model, 0xd, 5, &ones), 0, 0, 0, 0);
+	/* No XSAVE in leaf 1: leaf 0DH is empty. */
+	model.host_leaf1.ecx &= ~BIT(26);
+	assert_regs(filter(&model, 0xd, 0, &server), 0, 0, 0, 0);
+	assert_regs(filter(&model, 0xd, 1, &ones), 0, 0, 0, 0);
+}
+
 /* A Nehalem stops at leaf 0BH: what the host answers above it is not that leaf. */
 static void test_host_values_above_host_max_ignored(void **state)
 {
@@ -482,6 +521,7 @@ int main(void)
 		cmocka_unit_test(test_leaf7_controls_and_cr4),
 		cmocka_unit_test(test_leaf0b_topology),
 		cmocka_unit_test(test_leaf0d_xsave),
+		cmocka_unit_test(test_leaf0d_follows_leaves_1_and_7),
 		cmocka_unit_test(test_host_values_above_host_max_ignored),
 	};
 	const struct CMUnitTest tsc_tests[] = {
