@@ -27,6 +27,7 @@
 #include "core/sidecore.h"
 #include "vdev/msi.h"
 #include "vm/guest_layout.h"
+#include "vm/guest_log.h"
 #include "vm/guest_net.h"
 #include "vm/vm.h"
 
@@ -68,8 +69,8 @@ static void guest_net_send_msi(void *ctx, uint64_t address, uint32_t data)
 			break;
 	}
 	if (!sent && !gn->bad_msi++)
-		printk("[%s] virtio-net: MSI address %#lx data %#x: %s, dropped\n", g->name,
-		       address, data, invalid ? invalid : "names no vCPU");
+		guest_log(g, "virtio-net: MSI address %#lx data %#x: %s, dropped\n",
+			  address, data, invalid ? invalid : "names no vCPU");
 }
 
 static void guest_net_interrupt(struct virtio_net *dev, unsigned int source)
@@ -186,7 +187,7 @@ void guest_net_flush(struct guest_net *gn)
 	virtio_net_flush_rx(&gn->net);
 	if (virtio_net_needs_reset(&gn->net) && !gn->needs_reset_reported) {
 		gn->needs_reset_reported = true;
-		printk("[%s] virtio-net: device needs reset\n", gn->guest->name);
+		guest_log(gn->guest, "virtio-net: device needs reset\n");
 		virtio_pci_mark_needs_reset(&gn->pci);
 	}
 }

@@ -16,6 +16,7 @@
 #include "core/guests.h"
 #include "lib/printf.h"
 #include "vm/guest_layout.h"
+#include "vm/guest_log.h"
 #include "vm/vm.h"
 #include "vmx/cpuid_filter.h"
 #include "vmx/decode.h"
@@ -220,8 +221,8 @@ static void vcpu_log_port_once(struct vcpu *v, uint16_t port, bool in)
 	if (*logged & (1u << (port % 8)))
 		return;
 	*logged |= 1u << (port % 8);
-	printk("[%s] unclaimed i/o port %#x (%s): reads all ones, writes ignored\n",
-	       v->guest->name, port, in ? "in" : "out");
+	guest_log(v->guest, "unclaimed i/o port %#x (%s): reads all ones, writes ignored\n",
+		  port, in ? "in" : "out");
 }
 
 static uint32_t vcpu_io_in(struct vcpu *v, uint16_t port, unsigned int size)
@@ -264,7 +265,9 @@ static void vcpu_io_out(struct vcpu *v, uint16_t port, unsigned int size, uint32
 			vcpu_stop(v, VCPU_STOP_POWEROFF, "powered off");
 		break;
 	case EXIT_IO_COUNTERS:
-		guests_print_counters(value & 0xff);
+		/* A dump is a few dozen lines: one of the guest's console tokens. */
+		if (guest_log_allow(g))
+			guests_print_counters(value & 0xff);
 		break;
 	case EXIT_IO_SLEEP_STATUS:
 		break;
@@ -385,8 +388,8 @@ static void vcpu_apic_write(struct vcpu *v, uint32_t offset, uint32_t value)
 	struct vlapic_ipi ipi = vlapic_write(&v->lapic, offset, value, vcpu_guest_tsc(v));
 
 	if (ipi.valid)
-		printk("[%s] IPI %#x to apic %u dropped: single-vCPU guest\n",
-		       v->guest->name, ipi.icr_low, ipi.destination);
+		guest_log(v->guest, "IPI %#x to apic %u dropped: single-vCPU guest\n",
+			  ipi.icr_low, ipi.destination);
 }
 
 /* Without APIC-register virtualization every xAPIC access exits (§30.4.1). */

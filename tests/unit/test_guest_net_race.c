@@ -50,6 +50,16 @@ void printk(const char *fmt, ...)
 	va_end(ap);
 }
 
+void guest_log(struct guest *g, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "[%s] ", g->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
+
 struct net_switch *sidecore_switch(void)
 {
 	return &test_switch;
