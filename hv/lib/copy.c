@@ -1,12 +1,34 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * copy.c - string-instruction copies (SDM Vol. 1 §7.3.9.3: fast-string
- * operation applies to MOVSQ/STOSQ as to the byte forms). Pure: built into
- * the hypervisor and the unit tests, which check every alignment and length
- * against a reference. DF is clear wherever these run: the ABI keeps it
- * clear across calls, and exception and VM-exit entry leave it clear.
+ * copy.c - string-instruction copies. Pure: built into the hypervisor and
+ * the unit tests, which check every alignment and length against a
+ * reference. DF is clear in every context that calls these (the ABI keeps
+ * it clear across calls; interrupt and exit entry never set it).
  */
 #include "lib/copy.h"
+
+#define CPUID7_EBX_ERMS	(1u << 9)	/* SDM Vol. 2A, CPUID leaf 07H */
+
+bool copy_cpu_has_erms(void)
+{
+	uint32_t eax, ebx, ecx, edx;
+
+	asm volatile("cpuid" : "=a"(eax), "=b"(ebx), "=c"(ecx), "=d"(edx) : "a"(0), "c"(0));
+	if (eax < 7)
+		return false;
+	asm volatile("cpuid" : "=a"(eax), "=b"(ebx), "=c"(ecx), "=d"(edx) : "a"(7), "c"(0));
+	return ebx & CPUID7_EBX_ERMS;
+}
+
+void copy_erms(void *dst, const void *src, size_t n)
+{
+	asm volatile("rep movsb" : "+D"(dst), "+S"(src), "+c"(n) : : "memory");
+}
+
+void fill_erms(void *dst, uint8_t c, size_t n)
+{
+	asm volatile("rep stosb" : "+D"(dst), "+c"(n) : "a"(c) : "memory");
+}
 
 void copy_qwords(void *dst, const void *src, size_t n)
 {
