@@ -141,8 +141,10 @@ void sidecore_print_counters(void)
 			const struct net_port_stats *s = &gn->net.port.stats;
 
 			printk("counters: port %s sidecore %u tx_packets %lu tx_bytes %lu tx_drops %lu "
+			       "tx_spoofed %lu tx_oversized %lu "
 			       "rx_packets %lu rx_bytes %lu rx_drops %lu doorbells %lu\n",
 			       gn->net.name, i, s->tx_packets, s->tx_bytes, s->tx_drops,
+			       s->tx_spoofed, s->tx_oversized,
 			       s->rx_packets, s->rx_bytes, s->rx_drops, gn->pci.kicks);
 		}
 	}

@@ -117,13 +117,42 @@ static void net_switch_flood(struct net_switch *sw, const struct net_port *src,
 	}
 }
 
-void net_switch_forward(struct net_switch *sw, struct net_port *src,
-			const struct net_packet *pkt)
+/* The longest frame a guest may send without GSO (IEEE 802.1Q adds a tag). */
+static uint32_t net_frame_limit(const struct net_packet *pkt)
 {
-	uint8_t dst_mac[ETH_ALEN];
+	uint16_t type = (uint16_t)(pkt->eth[2 * ETH_ALEN] << 8 | pkt->eth[2 * ETH_ALEN + 1]);
+
+	return ETH_HLEN + NET_MTU + (type == ETH_P_8021Q ? NET_VLAN_HLEN : 0);
+}
+
+/* Whether a guest port may send the frame; refusals are counted. */
+static bool net_switch_admit(struct net_port *src, const struct net_packet *pkt)
+{
+	if (src->uplink)
+		return true;
+	if (memcmp(pkt->eth + ETH_ALEN, src->mac, ETH_ALEN) != 0) {
+		src->stats.tx_spoofed++;
+		src->stats.tx_drops++;
+		return false;
+	}
+	if (pkt->hdr.gso_type == VIRTIO_NET_HDR_GSO_NONE && pkt->len > net_frame_limit(pkt)) {
+		src->stats.tx_oversized++;
+		src->stats.tx_drops++;
+		return false;
+	}
+	return true;
+}
+
+void net_switch_forward(struct net_switch *sw, struct net_port *src, struct net_packet *pkt)
+{
+	const uint8_t *dst_mac = pkt->eth;
 	struct net_port *dst;
 
-	if (net_packet_read(pkt, 0, dst_mac, ETH_ALEN) < ETH_ALEN)
+	if (!net_packet_snapshot(pkt)) {
+		src->stats.tx_drops++;
+		return;
+	}
+	if (!net_switch_admit(src, pkt))
 		return;
 	if (!mac_is_group(dst_mac)) {
 		dst = net_switch_lookup(sw, dst_mac);
