@@ -10,12 +10,22 @@
 #include "arch/idt.h"
 #include "arch/lapic.h"
 #include "arch/x86.h"
+#include "config/config.h"
 #include "core/console.h"
 #include "core/percpu.h"
 #include "core/sidecore.h"
 #include "mm/page_alloc.h"
 #include "net/spsc_ring.h"
 #include "vm/guest_net.h"
+#include "vm/vm.h"
+
+/* The planner marks at most CONFIG_MAX_SIDECORES cores; the switch serves as many. */
+_Static_assert(CONFIG_MAX_SIDECORES == NET_MAX_SIDECORES, "config and switch disagree on sidecores");
+/* Every guest may be placed on one sidecore, and each has one port. */
+_Static_assert(GUEST_MAX == CONFIG_MAX_GUESTS, "config and guest table disagree on guests");
+_Static_assert(SIDECORE_MAX_PORTS >= GUEST_MAX, "a sidecore cannot serve every guest");
+/* A port per guest NIC and an uplink per sidecore. */
+_Static_assert(NET_MAX_PORTS >= GUEST_MAX + NET_MAX_SIDECORES, "the switch has too few ports");
 
 static struct sidecore sidecores[NET_MAX_SIDECORES];
 static unsigned int sidecore_count;
@@ -41,9 +51,16 @@ static struct spsc_ring *sidecore_alloc_ring(unsigned int node)
 void sidecore_setup(void)
 {
 	net_switch_init(&net_switch);
-	for (unsigned int c = 0; c < MAX_CPUS && sidecore_count < NET_MAX_SIDECORES; c++) {
+	for (unsigned int c = 0; c < MAX_CPUS; c++) {
 		if (!percpu[c].online || percpu[c].role != CPU_ROLE_SIDECORE)
 			continue;
+		/* Without a struct sidecore the core must not enter the poll loop. */
+		if (sidecore_count == NET_MAX_SIDECORES) {
+			printk("sidecore: cpu %u left idle: at most %u sidecores\n", c,
+			       NET_MAX_SIDECORES);
+			percpu[c].role = CPU_ROLE_IDLE;
+			continue;
+		}
 		sidecores[sidecore_count].index = sidecore_count;
 		sidecores[sidecore_count].cpu = c;
 		sidecore_count++;

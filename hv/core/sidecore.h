@@ -14,7 +14,7 @@
 #include "core/spinlock.h"
 #include "net/net.h"
 
-#define SIDECORE_MAX_PORTS	16
+#define SIDECORE_MAX_PORTS	LIMIT_GUESTS	/* one sidecore may serve every guest */
 #define SIDECORE_BATCH		32	/* packets per queue per poll (DESIGN.md §5) */
 
 struct guest_net;

@@ -26,6 +26,8 @@
 #include <linux/if_ether.h>
 #include <linux/virtio_net.h>
 
+#include "config/config_limits.h"
+
 /*
  * virtio 1.1 §5.1.6.3: the largest packet with GSO, the largest TCP or UDP
  * packet (65536) plus the 14-byte Ethernet header.
@@ -40,7 +42,7 @@
 #define NET_VLAN_HLEN		4
 #define NET_PACKET_MAX_SEGMENTS	64
 #define NET_MAX_PORTS		64
-#define NET_MAX_SIDECORES	8
+#define NET_MAX_SIDECORES	LIMIT_SIDECORES
 #define NET_CACHE_LINE		64
 
 struct net_segment {
