@@ -101,6 +101,11 @@ struct net_sidecore_stats {
 	uint64_t unroutable;	/* copies for a sidecore no ring leads to */
 } __attribute__((aligned(NET_CACHE_LINE)));
 
+/* Per sidecore, written only by that sidecore. */
+struct net_sidecore_rings {
+	unsigned int next;	/* the incoming ring served first in the next poll */
+} __attribute__((aligned(NET_CACHE_LINE)));
+
 struct spsc_ring;
 
 struct net_switch {
@@ -108,6 +113,7 @@ struct net_switch {
 	unsigned int count;
 	struct spsc_ring *ring[NET_MAX_SIDECORES][NET_MAX_SIDECORES];	/* [from][to] */
 	struct net_sidecore_stats sidecore[NET_MAX_SIDECORES];
+	struct net_sidecore_rings rings[NET_MAX_SIDECORES];
 };
 
 /**
@@ -207,6 +213,9 @@ void net_switch_forward(struct net_switch *sw, struct net_port *src, struct net_
  * @sw: the switch
  * @sidecore: the calling sidecore
  * @budget: most packets to take out of all incoming rings together
+ *
+ * The rings take turns, a packet each, starting with a different ring on
+ * every call, so a busy sidecore cannot crowd out the others.
  *
  * Return: packets taken.
  */

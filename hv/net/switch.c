@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "lib/log.h"
+#include "net/fair.h"
 #include "net/net.h"
 #include "net/spsc_ring.h"
 
@@ -186,25 +187,45 @@ static void net_switch_deliver_local(struct net_switch *sw, unsigned int sidecor
 	}
 }
 
-unsigned int net_switch_poll_rings(struct net_switch *sw, unsigned int sidecore,
-				   unsigned int budget)
+struct net_switch_ring_poll {
+	struct net_switch *sw;
+	unsigned int sidecore;
+};
+
+/* net_fair_poll_fn over the rings into one sidecore; source is the sender. */
+static unsigned int net_switch_poll_ring(void *ctx, unsigned int from, unsigned int max)
 {
+	const struct net_switch_ring_poll *rp = ctx;
+	struct spsc_ring *ring = rp->sw->ring[from][rp->sidecore];
 	struct net_packet pkt;
 	unsigned int done = 0;
 	uint16_t port;
 
-	if (sidecore >= NET_MAX_SIDECORES)
-		return 0;
-	for (unsigned int from = 0; from < NET_MAX_SIDECORES; from++) {
-		struct spsc_ring *ring = sw->ring[from][sidecore];
-
-		while (ring && done < budget && spsc_ring_peek(ring, &pkt, &port)) {
-			net_switch_deliver_local(sw, sidecore, port, &pkt);
-			spsc_ring_release(ring);
-			done++;
-		}
+	while (ring && done < max && spsc_ring_peek(ring, &pkt, &port)) {
+		net_switch_deliver_local(rp->sw, rp->sidecore, port, &pkt);
+		spsc_ring_release(ring);
+		done++;
 	}
 	return done;
+}
+
+unsigned int net_switch_poll_rings(struct net_switch *sw, unsigned int sidecore,
+				   unsigned int budget)
+{
+	struct net_switch_ring_poll rp = { sw, sidecore };
+	const struct net_fair_pass pass = {
+		.sources = NET_MAX_SIDECORES,
+		.quantum = 1,
+		.budget = budget,
+		.total = budget,
+		.poll = net_switch_poll_ring,
+		.ctx = &rp,
+	};
+	unsigned int batches;
+
+	if (sidecore >= NET_MAX_SIDECORES)
+		return 0;
+	return net_fair_run(&pass, &sw->rings[sidecore].next, &batches);
 }
 
 void net_switch_account_poll(struct net_switch *sw, unsigned int sidecore,

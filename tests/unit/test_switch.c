@@ -563,6 +563,40 @@ static void test_poll_budget(void **state)
 	assert_int_equal(net_switch_poll_rings(&f->sw, NET_MAX_SIDECORES, 4), 0);
 }
 
+/* Two sidecores send to sidecore 0: its budget goes to both rings in turn. */
+static void test_rings_take_turns(void **state)
+{
+	struct fixture *f = *state;
+	struct spsc_ring *ring20 = aligned_alloc(NET_CACHE_LINE, sizeof(struct spsc_ring));
+	struct test_port far;
+	uint8_t mac[ETH_ALEN];
+	struct net_packet pkt;
+
+	assert_non_null(ring20);
+	spsc_ring_init(ring20);
+	port_init(&far, 20, 2, false);
+	assert_true(net_switch_add_port(&f->sw, &far.port));
+	net_switch_add_ring(&f->sw, 2, 0, ring20);
+	for (unsigned int i = 0; i < 10; i++) {
+		forward_to_port(f, 3, 0);		/* sidecore 1 floods port 0 */
+		mac_of(mac, 1);
+		pkt = packet_to(f, mac, 20);
+		net_switch_forward(&f->sw, &far.port, &pkt);
+	}
+	assert_int_equal(net_switch_poll_rings(&f->sw, 0, 4), 4);
+	assert_int_equal(f->port[0].received, 2);
+	assert_int_equal(f->port[1].received, 2);
+	/* The next poll starts with the other ring; an odd budget still alternates. */
+	assert_int_equal(net_switch_poll_rings(&f->sw, 0, 3), 3);
+	assert_int_equal(f->port[0].received + f->port[1].received, 7);
+	assert_int_equal(net_switch_poll_rings(&f->sw, 0, 3), 3);
+	assert_int_equal(f->port[0].received + f->port[1].received, 10);
+	assert_int_equal(f->port[0].received, 5);
+	assert_int_equal(f->port[1].received, 5);
+	assert_int_equal(net_switch_poll_rings(&f->sw, 0, 100), 10);
+	free(ring20);
+}
+
 static void test_poll_accounting(void **state)
 {
 	struct fixture *f = *state;
@@ -608,6 +642,7 @@ int main(void)
 		T(test_ring_full_counted),
 		T(test_missing_ring_counted),
 		T(test_poll_budget),
+		T(test_rings_take_turns),
 		T(test_poll_accounting),
 	};
 #undef T
