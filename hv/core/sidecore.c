@@ -25,8 +25,9 @@ _Static_assert(CONFIG_MAX_SIDECORES == NET_MAX_SIDECORES, "config and switch dis
 /* Every guest may be placed on one sidecore, and each has one port. */
 _Static_assert(GUEST_MAX == CONFIG_MAX_GUESTS, "config and guest table disagree on guests");
 _Static_assert(SIDECORE_MAX_PORTS >= GUEST_MAX, "a sidecore cannot serve every guest");
-/* A port per guest NIC and an uplink per sidecore; the rings are one more source. */
+/* A pass serves every port and, as one more source, the rings. */
 _Static_assert(SIDECORE_MAX_PORTS + 1 <= NET_FAIR_MAX_SOURCES, "a pass has too few sources");
+/* A switch port per guest NIC and an uplink per sidecore. */
 _Static_assert(NET_MAX_PORTS >= GUEST_MAX + NET_MAX_SIDECORES, "the switch has too few ports");
 
 static struct sidecore sidecores[NET_MAX_SIDECORES];
