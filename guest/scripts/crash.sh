@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 #
-# Reboots the guest at once through the magic SysRq key. With reboot=t on
+# Reboots the guest through the magic SysRq key. With reboot=t on
 # the kernel command line that reboot is a triple fault: a crashed guest,
 # as the hypervisor sees it.
 #
@@ -15,5 +15,8 @@ leftover_addr=0xdf100
 echo "crash: leftover $(devmem $leftover_addr 32)"
 devmem $leftover_addr 32 0x5ec0de42
 echo "crash: rebooting by sysrq"
+# The serial driver sends the lines above while the guest runs on; the
+# reboot would cut them short.
+sleep 1
 echo 1 >/proc/sys/kernel/sysrq
 echo b >/proc/sysrq-trigger
