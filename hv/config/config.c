@@ -106,7 +106,8 @@ static const char *config_key_sidecores(struct config *config, const char *value
 	unsigned int count;
 	const char *problem = config_parse_cpu_list(value, config->sidecore_cpu,
 						    CONFIG_MAX_SIDECORES, &count,
-						    "more than 16 sidecores");
+						    "more than "
+						    LIMIT_TEXT(CONFIG_MAX_SIDECORES) " sidecores");
 
 	if (problem)
 		return problem;
@@ -258,7 +259,8 @@ static void config_start_section(struct config_parser *parser, unsigned int numb
 		return;
 	}
 	if (config->guest_count == CONFIG_MAX_GUESTS) {
-		config_error(parser, &line, "more than 16 guests; section skipped");
+		config_error(parser, &line, "more than " LIMIT_TEXT(CONFIG_MAX_GUESTS)
+			     " guests; section skipped");
 		return;
 	}
 	parser->guest = &config->guest[config->guest_count++];

@@ -15,9 +15,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CONFIG_MAX_SIDECORES 16
-#define CONFIG_MAX_GUESTS 16
-#define CONFIG_MAX_VCPUS 8
+#include "config/config_limits.h"
+
+#define CONFIG_MAX_SIDECORES LIMIT_SIDECORES
+#define CONFIG_MAX_GUESTS LIMIT_GUESTS
+#define CONFIG_MAX_VCPUS LIMIT_GUEST_VCPUS
 #define CONFIG_NAME_MAX 32		/* guest name, NUL included */
 #define CONFIG_MODULE_NAME_MAX 64	/* as bootinfo keeps a module's name */
 #define CONFIG_CMDLINE_MAX 2048		/* the x86 kernel's COMMAND_LINE_SIZE */

@@ -46,6 +46,9 @@ static bool plan_node_has_sidecore(const struct plan_machine *machine, unsigned 
 	return false;
 }
 
+/* With no `sidecores` key every node gets one, and that must fit. */
+_Static_assert(TOPO_MAX_NODES <= CONFIG_MAX_SIDECORES, "one sidecore per node must fit");
+
 /**
  * plan_choose_sidecores() - mark the sidecores, one per node at least.
  * @machine: from plan_init_machine(); cpu_sidecore[] is set here.
@@ -53,14 +56,17 @@ static bool plan_node_has_sidecore(const struct plan_machine *machine, unsigned 
  *
  * Each CPU listed in `sidecores` becomes a sidecore; every node still
  * without one then gets its first usable CPU, because a node's guests are
- * served from their own socket.
+ * served from their own socket. There are never more than
+ * CONFIG_MAX_SIDECORES: a node that would need one more gets none.
  *
- * Return: how many listed CPUs do not exist or are not usable; each is
- * reported.
+ * Return: how many listed CPUs do not exist or are not usable, plus the
+ * nodes left without a sidecore; each is reported.
  */
+
 int plan_choose_sidecores(struct plan_machine *machine, const struct config *config)
 {
 	const struct topology *topo = machine->topo;
+	unsigned int count = 0;
 	int errors = 0;
 
 	memset(machine->cpu_sidecore, 0, sizeof(machine->cpu_sidecore));
@@ -74,15 +80,25 @@ int plan_choose_sidecores(struct plan_machine *machine, const struct config *con
 			continue;
 		}
 		machine->cpu_sidecore[cpu] = true;
+		count++;
 	}
 	for (unsigned int n = 0; n < topo->node_count; n++) {
 		if (plan_node_has_sidecore(machine, n))
 			continue;
 		for (unsigned int c = 0; c < topo->cpu_count; c++) {
-			if (topo->cpu[c].node == n && machine->cpu_usable[c]) {
+			if (topo->cpu[c].node != n || !machine->cpu_usable[c])
+				continue;
+			if (count == CONFIG_MAX_SIDECORES) {
+				log_msg(CONFIG_ERROR_FORMAT "node %u gets no sidecore: the "
+					"listed cpus are already the most there may be, %u",
+					config->sidecores_line, "sidecores", n,
+					CONFIG_MAX_SIDECORES);
+				errors++;
+			} else {
 				machine->cpu_sidecore[c] = true;
-				break;
+				count++;
 			}
+			break;
 		}
 	}
 	return errors;

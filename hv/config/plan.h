@@ -53,8 +53,9 @@ void plan_init_machine(struct plan_machine *machine, const struct topology *topo
 
 /*
  * Marks the sidecores: the config's `sidecores`, then the first usable CPU
- * of each node still without one. Returns how many listed CPUs were not
- * usable (each reported).
+ * of each node still without one, never more than CONFIG_MAX_SIDECORES in
+ * all. Returns how many listed CPUs were not usable plus how many nodes got
+ * no sidecore (each reported).
  */
 int plan_choose_sidecores(struct plan_machine *machine, const struct config *config);
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sidecore.c - the poll loop (DESIGN.md §5): for each owned port, take up
- * to a batch from its transmit queue and forward it; then take what other
- * sidecores left in this one's rings. A sidecore never sleeps while one of
+ * sidecore.c - the poll loop (docs/data-path.md): the owned ports' transmit
+ * queues and the rings other sidecores fill for this one take turns, each
+ * moving up to a batch per pass. A sidecore never sleeps while one of
  * its devices is live; with none live it idles in HLT until woken.
  */
 #include <string.h>
@@ -10,12 +10,25 @@
 #include "arch/idt.h"
 #include "arch/lapic.h"
 #include "arch/x86.h"
+#include "config/config.h"
 #include "core/console.h"
 #include "core/percpu.h"
 #include "core/sidecore.h"
 #include "mm/page_alloc.h"
+#include "net/fair.h"
 #include "net/spsc_ring.h"
 #include "vm/guest_net.h"
+#include "vm/vm.h"
+
+/* The planner marks at most CONFIG_MAX_SIDECORES cores; the switch serves as many. */
+_Static_assert(CONFIG_MAX_SIDECORES == NET_MAX_SIDECORES, "config and switch disagree on sidecores");
+/* Every guest may be placed on one sidecore, and each has one port. */
+_Static_assert(GUEST_MAX == CONFIG_MAX_GUESTS, "config and guest table disagree on guests");
+_Static_assert(SIDECORE_MAX_PORTS >= GUEST_MAX, "a sidecore cannot serve every guest");
+/* A pass serves every port and, as one more source, the rings. */
+_Static_assert(SIDECORE_MAX_PORTS + 1 <= NET_FAIR_MAX_SOURCES, "a pass has too few sources");
+/* A switch port per guest NIC and an uplink per sidecore. */
+_Static_assert(NET_MAX_PORTS >= GUEST_MAX + NET_MAX_SIDECORES, "the switch has too few ports");
 
 static struct sidecore sidecores[NET_MAX_SIDECORES];
 static unsigned int sidecore_count;
@@ -41,9 +54,16 @@ static struct spsc_ring *sidecore_alloc_ring(unsigned int node)
 void sidecore_setup(void)
 {
 	net_switch_init(&net_switch);
-	for (unsigned int c = 0; c < MAX_CPUS && sidecore_count < NET_MAX_SIDECORES; c++) {
+	for (unsigned int c = 0; c < MAX_CPUS; c++) {
 		if (!percpu[c].online || percpu[c].role != CPU_ROLE_SIDECORE)
 			continue;
+		/* Without a struct sidecore the core must not enter the poll loop. */
+		if (sidecore_count == NET_MAX_SIDECORES) {
+			printk("sidecore: cpu %u left idle: at most %u sidecores\n", c,
+			       NET_MAX_SIDECORES);
+			percpu[c].role = CPU_ROLE_IDLE;
+			continue;
+		}
 		sidecores[sidecore_count].index = sidecore_count;
 		sidecores[sidecore_count].cpu = c;
 		sidecore_count++;
@@ -86,23 +106,45 @@ void sidecore_wake(struct sidecore *sc)
 		lapic_send_ipi(percpu[sc->cpu].apic_id, VECTOR_WAKEUP);
 }
 
-/* One pass over everything the sidecore serves; returns packets moved. */
+struct sidecore_pass {
+	struct sidecore *sc;
+	bool *active;
+};
+
+/* net_fair_poll_fn: sources 0..port_count-1 are the ports, the last the rings. */
+static unsigned int sidecore_poll_source(void *ctx, unsigned int source, unsigned int max)
+{
+	struct sidecore_pass *pass = ctx;
+	struct sidecore *sc = pass->sc;
+
+	if (source == sc->port_count)
+		return net_switch_poll_rings(&net_switch, sc->index, max);
+	if (!guest_net_active(sc->port[source]))
+		return 0;
+	*pass->active = true;
+	return guest_net_poll(sc->port[source], max);
+}
+
+/*
+ * One pass over everything the sidecore serves; returns packets moved. Each
+ * port, and the rings together, move up to SIDECORE_BATCH packets, taking
+ * turns of SIDECORE_QUANTUM (docs/data-path.md).
+ */
 static unsigned int sidecore_poll(struct sidecore *sc, bool *active)
 {
-	unsigned int moved = 0, batches = 0, n;
+	struct sidecore_pass ctx = { sc, active };
+	struct net_fair_pass pass = {
+		.quantum = SIDECORE_QUANTUM,
+		.budget = SIDECORE_BATCH,
+		.poll = sidecore_poll_source,
+		.ctx = &ctx,
+	};
+	unsigned int moved, batches;
 
 	spin_lock(&sc->lock);
-	for (unsigned int i = 0; i < sc->port_count; i++) {
-		if (!guest_net_active(sc->port[i]))
-			continue;
-		*active = true;
-		n = guest_net_poll(sc->port[i], SIDECORE_BATCH);
-		moved += n;
-		batches += n != 0;
-	}
-	n = net_switch_poll_rings(&net_switch, sc->index, SIDECORE_BATCH);
-	moved += n;
-	batches += n != 0;
+	pass.sources = sc->port_count + 1;
+	pass.total = pass.sources * SIDECORE_BATCH;
+	moved = net_fair_run(&pass, &sc->next_source, &batches);
 	/* Deliveries went to any port: publish them once per pass. */
 	for (unsigned int i = 0; i < sc->port_count; i++)
 		guest_net_flush(sc->port[i]);
@@ -140,8 +182,10 @@ void sidecore_print_counters(void)
 			const struct net_port_stats *s = &gn->net.port.stats;
 
 			printk("counters: port %s sidecore %u tx_packets %lu tx_bytes %lu tx_drops %lu "
+			       "tx_spoofed %lu tx_oversized %lu "
 			       "rx_packets %lu rx_bytes %lu rx_drops %lu doorbells %lu\n",
 			       gn->net.name, i, s->tx_packets, s->tx_bytes, s->tx_drops,
+			       s->tx_spoofed, s->tx_oversized,
 			       s->rx_packets, s->rx_bytes, s->rx_drops, gn->pci.kicks);
 		}
 	}

@@ -14,8 +14,9 @@
 #include "core/spinlock.h"
 #include "net/net.h"
 
-#define SIDECORE_MAX_PORTS	16
-#define SIDECORE_BATCH		32	/* packets per queue per poll (DESIGN.md §5) */
+#define SIDECORE_MAX_PORTS	LIMIT_GUESTS	/* one sidecore may serve every guest */
+#define SIDECORE_BATCH		32	/* packets per queue per poll (docs/data-path.md) */
+#define SIDECORE_QUANTUM	8	/* packets per queue per turn within a poll */
 
 struct guest_net;
 
@@ -26,6 +27,7 @@ struct sidecore {
 	struct spinlock lock;
 	struct guest_net *port[SIDECORE_MAX_PORTS];
 	unsigned int port_count;
+	unsigned int next_source;	/* served first in the next pass */
 };
 
 /* One struct sidecore per CPU whose role is SIDECORE, and the rings between them. */

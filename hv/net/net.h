@@ -26,14 +26,23 @@
 #include <linux/if_ether.h>
 #include <linux/virtio_net.h>
 
+#include "config/config_limits.h"
+
 /*
  * virtio 1.1 §5.1.6.3: the largest packet with GSO, the largest TCP or UDP
  * packet (65536) plus the 14-byte Ethernet header.
  */
 #define NET_FRAME_MAX		65550
+/*
+ * Every port's MTU: the largest frame without GSO is the 14-byte Ethernet
+ * header plus 1500 bytes, 4 more with an IEEE 802.1Q tag (a guest may run
+ * VLANs of its own; the switch forwards by MAC only).
+ */
+#define NET_MTU			1500
+#define NET_VLAN_HLEN		4
 #define NET_PACKET_MAX_SEGMENTS	64
 #define NET_MAX_PORTS		64
-#define NET_MAX_SIDECORES	8
+#define NET_MAX_SIDECORES	LIMIT_SIDECORES
 #define NET_CACHE_LINE		64
 
 struct net_segment {
@@ -41,10 +50,17 @@ struct net_segment {
 	uint32_t len;
 };
 
+/*
+ * The segments may lie in memory the sending guest can still write, so the
+ * Ethernet header is read from them once, by net_packet_snapshot(), into
+ * eth: the switch decides on that copy and every reader of the packet gets
+ * those same bytes (net_packet_read()).
+ */
 struct net_packet {
 	struct virtio_net_hdr_v1 hdr;	/* offload metadata; num_buffers unused */
 	uint32_t len;			/* frame bytes, Ethernet header on */
 	uint32_t count;			/* segments in use */
+	uint8_t eth[ETH_HLEN];		/* the frame's first bytes, as snapshotted */
 	struct net_segment segment[NET_PACKET_MAX_SEGMENTS];
 };
 
@@ -53,6 +69,8 @@ struct net_port_stats {
 	uint64_t tx_packets;
 	uint64_t tx_bytes;
 	uint64_t tx_drops;	/* taken from the guest but not forwarded */
+	uint64_t tx_spoofed;	/* of those: source MAC not the port's */
+	uint64_t tx_oversized;	/* of those: longer than the MTU allows, no GSO */
 	uint64_t rx_packets;
 	uint64_t rx_bytes;
 	uint64_t rx_drops;	/* addressed to the guest but not delivered */
@@ -83,6 +101,11 @@ struct net_sidecore_stats {
 	uint64_t unroutable;	/* copies for a sidecore no ring leads to */
 } __attribute__((aligned(NET_CACHE_LINE)));
 
+/* Per sidecore, written only by that sidecore. */
+struct net_sidecore_rings {
+	unsigned int next;	/* the incoming ring served first in the next poll */
+} __attribute__((aligned(NET_CACHE_LINE)));
+
 struct spsc_ring;
 
 struct net_switch {
@@ -90,14 +113,28 @@ struct net_switch {
 	unsigned int count;
 	struct spsc_ring *ring[NET_MAX_SIDECORES][NET_MAX_SIDECORES];	/* [from][to] */
 	struct net_sidecore_stats sidecore[NET_MAX_SIDECORES];
+	struct net_sidecore_rings rings[NET_MAX_SIDECORES];
 };
 
 /**
+ * net_packet_snapshot() - copy the Ethernet header out of the segments.
+ * @pkt: the packet, len and segments filled in
+ *
+ * Reads the first min(len, ETH_HLEN) bytes of the segments into pkt->eth,
+ * once; the rest of eth is zeroed.
+ *
+ * Return: true when the frame holds a whole Ethernet header.
+ */
+bool net_packet_snapshot(struct net_packet *pkt);
+
+/**
  * net_packet_read() - copy bytes out of a packet, across segments.
- * @pkt: the packet
+ * @pkt: the packet, snapshotted by net_packet_snapshot()
  * @offset: first frame byte to copy
  * @buf: destination
  * @len: bytes wanted
+ *
+ * The Ethernet header comes from the snapshot, never from the segments.
  *
  * Return: bytes copied, less than @len where the frame ends first.
  */
@@ -158,20 +195,27 @@ void net_switch_add_ring(struct net_switch *sw, unsigned int from, unsigned int 
  * net_switch_forward() - send a packet on from the port it came in on.
  * @sw: the switch
  * @src: the ingress port; the caller runs on its sidecore
- * @pkt: the packet, whose buffers may be reused once this returns
+ * @pkt: the packet, whose buffers may be reused once this returns; its
+ *       Ethernet header is snapshotted here
  *
+ * A guest port's frame is dropped and counted in tx_drops when its source
+ * MAC is not the port's (tx_spoofed) or, without GSO, when it is longer than
+ * ETH_HLEN + NET_MTU, or ETH_HLEN + NET_VLAN_HLEN + NET_MTU with an 802.1Q
+ * tag (tx_oversized); a frame shorter than an Ethernet header is dropped.
  * Unicast to a known MAC goes to that port only; group and unknown
  * destinations go to every other port that is up, and to the uplink of the
  * source's sidecore. Nothing goes back out of @src, or between uplinks.
  */
-void net_switch_forward(struct net_switch *sw, struct net_port *src,
-			const struct net_packet *pkt);
+void net_switch_forward(struct net_switch *sw, struct net_port *src, struct net_packet *pkt);
 
 /**
  * net_switch_poll_rings() - deliver packets other sidecores sent this one.
  * @sw: the switch
  * @sidecore: the calling sidecore
  * @budget: most packets to take out of all incoming rings together
+ *
+ * The rings take turns, a packet each, starting with a different ring on
+ * every call, so a busy sidecore cannot crowd out the others.
  *
  * Return: packets taken.
  */

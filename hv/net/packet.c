@@ -6,9 +6,10 @@
 
 #include "net/net.h"
 
-size_t net_packet_read(const struct net_packet *pkt, uint32_t offset, void *buf, size_t len)
+/* Copies frame bytes straight from the segments. */
+static size_t packet_read_segments(const struct net_packet *pkt, uint32_t offset, uint8_t *out,
+				   size_t len)
 {
-	uint8_t *out = buf;
 	size_t done = 0;
 
 	for (uint32_t i = 0; i < pkt->count && done < len; i++) {
@@ -27,4 +28,32 @@ size_t net_packet_read(const struct net_packet *pkt, uint32_t offset, void *buf,
 		offset = 0;
 	}
 	return done;
+}
+
+/* Frame bytes that net_packet_read() serves from the snapshot. */
+static uint32_t packet_head_len(const struct net_packet *pkt)
+{
+	return pkt->len < ETH_HLEN ? pkt->len : ETH_HLEN;
+}
+
+bool net_packet_snapshot(struct net_packet *pkt)
+{
+	uint32_t head = packet_head_len(pkt);
+
+	memset(pkt->eth, 0, ETH_HLEN);
+	return packet_read_segments(pkt, 0, pkt->eth, head) == ETH_HLEN;
+}
+
+size_t net_packet_read(const struct net_packet *pkt, uint32_t offset, void *buf, size_t len)
+{
+	uint32_t head = packet_head_len(pkt);
+	uint8_t *out = buf;
+	size_t done = 0;
+
+	if (offset < head) {
+		done = head - offset < len ? head - offset : len;
+		memcpy(out, pkt->eth + offset, done);
+		offset = head;
+	}
+	return done + packet_read_segments(pkt, offset, out + done, len - done);
 }

@@ -47,14 +47,16 @@ static uint32_t record_cells(uint32_t len)
 	return (sizeof(struct spsc_record) + len + SPSC_RING_CELL_SIZE - 1) / SPSC_RING_CELL_SIZE;
 }
 
-/* Copies len bytes to byte offset of the ring, wrapping at its end. */
-static void ring_copy_in(struct spsc_ring *ring, uint32_t offset, const uint8_t *data,
-			 uint32_t len)
+/*
+ * Copies the frame to byte offset of the ring, wrapping at its end; the
+ * Ethernet header comes from the packet's snapshot (net_packet_read()).
+ */
+static void ring_copy_in(struct spsc_ring *ring, uint32_t offset, const struct net_packet *pkt)
 {
-	uint32_t first = len < RING_BYTES - offset ? len : RING_BYTES - offset;
+	uint32_t first = pkt->len < RING_BYTES - offset ? pkt->len : RING_BYTES - offset;
 
-	memcpy(ring->cells + offset, data, first);
-	memcpy(ring->cells, data + first, len - first);
+	net_packet_read(pkt, 0, ring->cells + offset, first);
+	net_packet_read(pkt, first, ring->cells, pkt->len - first);
 }
 
 bool spsc_ring_send(struct spsc_ring *ring, uint16_t port, const struct net_packet *pkt)
@@ -75,11 +77,7 @@ bool spsc_ring_send(struct spsc_ring *ring, uint16_t port, const struct net_pack
 	rec->port = port;
 	rec->cells = cells;
 	rec->len = pkt->len;
-	offset += sizeof(*rec);
-	for (uint32_t i = 0; i < pkt->count; i++) {
-		ring_copy_in(ring, offset, pkt->segment[i].data, pkt->segment[i].len);
-		offset = (offset + pkt->segment[i].len) % RING_BYTES;
-	}
+	ring_copy_in(ring, offset + sizeof(*rec), pkt);
 	__atomic_store_n(&ring->head, head + cells, __ATOMIC_RELEASE);
 	ring->sent++;
 	return true;
@@ -107,6 +105,8 @@ bool spsc_ring_peek(struct spsc_ring *ring, struct net_packet *pkt, uint16_t *po
 		pkt->segment[pkt->count++] = (struct net_segment){ ring->cells + offset, first };
 	if (rec->len > first)
 		pkt->segment[pkt->count++] = (struct net_segment){ ring->cells, rec->len - first };
+	/* The cells are the hypervisor's: nothing changes them until release. */
+	net_packet_snapshot(pkt);
 	*port = rec->port;
 	return true;
 }

@@ -53,7 +53,8 @@ void spsc_ring_init(struct spsc_ring *ring);
  * spsc_ring_send() - copy a packet into the ring (producer side).
  * @ring: the ring
  * @port: destination port index, or SPSC_RING_FLOOD
- * @pkt: the packet; its buffers are not referenced after this returns
+ * @pkt: the packet, snapshotted (net_packet_snapshot()); its buffers are
+ *       not referenced after this returns
  *
  * Return: false, counted in full_drops, when the free cells do not hold it.
  */
@@ -62,7 +63,8 @@ bool spsc_ring_send(struct spsc_ring *ring, uint16_t port, const struct net_pack
 /**
  * spsc_ring_peek() - look at the oldest packet (consumer side).
  * @ring: the ring
- * @pkt: filled to point into the ring's cells (one or two segments)
+ * @pkt: filled to point into the ring's cells (one or two segments), and
+ *       snapshotted
  * @port: filled with the destination the producer gave
  *
  * The packet stays valid until spsc_ring_release().

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "lib/log.h"
+#include "net/fair.h"
 #include "net/net.h"
 #include "net/spsc_ring.h"
 
@@ -117,13 +118,42 @@ static void net_switch_flood(struct net_switch *sw, const struct net_port *src,
 	}
 }
 
-void net_switch_forward(struct net_switch *sw, struct net_port *src,
-			const struct net_packet *pkt)
+/* The longest frame a guest may send without GSO (IEEE 802.1Q adds a tag). */
+static uint32_t net_frame_limit(const struct net_packet *pkt)
 {
-	uint8_t dst_mac[ETH_ALEN];
+	uint16_t type = (uint16_t)(pkt->eth[2 * ETH_ALEN] << 8 | pkt->eth[2 * ETH_ALEN + 1]);
+
+	return ETH_HLEN + NET_MTU + (type == ETH_P_8021Q ? NET_VLAN_HLEN : 0);
+}
+
+/* Whether a guest port may send the frame; refusals are counted. */
+static bool net_switch_admit(struct net_port *src, const struct net_packet *pkt)
+{
+	if (src->uplink)
+		return true;
+	if (memcmp(pkt->eth + ETH_ALEN, src->mac, ETH_ALEN) != 0) {
+		src->stats.tx_spoofed++;
+		src->stats.tx_drops++;
+		return false;
+	}
+	if (pkt->hdr.gso_type == VIRTIO_NET_HDR_GSO_NONE && pkt->len > net_frame_limit(pkt)) {
+		src->stats.tx_oversized++;
+		src->stats.tx_drops++;
+		return false;
+	}
+	return true;
+}
+
+void net_switch_forward(struct net_switch *sw, struct net_port *src, struct net_packet *pkt)
+{
+	const uint8_t *dst_mac = pkt->eth;
 	struct net_port *dst;
 
-	if (net_packet_read(pkt, 0, dst_mac, ETH_ALEN) < ETH_ALEN)
+	if (!net_packet_snapshot(pkt)) {
+		src->stats.tx_drops++;
+		return;
+	}
+	if (!net_switch_admit(src, pkt))
 		return;
 	if (!mac_is_group(dst_mac)) {
 		dst = net_switch_lookup(sw, dst_mac);
@@ -157,25 +187,45 @@ static void net_switch_deliver_local(struct net_switch *sw, unsigned int sidecor
 	}
 }
 
-unsigned int net_switch_poll_rings(struct net_switch *sw, unsigned int sidecore,
-				   unsigned int budget)
+struct net_switch_ring_poll {
+	struct net_switch *sw;
+	unsigned int sidecore;
+};
+
+/* net_fair_poll_fn over the rings into one sidecore; source is the sender. */
+static unsigned int net_switch_poll_ring(void *ctx, unsigned int from, unsigned int max)
 {
+	const struct net_switch_ring_poll *rp = ctx;
+	struct spsc_ring *ring = rp->sw->ring[from][rp->sidecore];
 	struct net_packet pkt;
 	unsigned int done = 0;
 	uint16_t port;
 
-	if (sidecore >= NET_MAX_SIDECORES)
-		return 0;
-	for (unsigned int from = 0; from < NET_MAX_SIDECORES; from++) {
-		struct spsc_ring *ring = sw->ring[from][sidecore];
-
-		while (ring && done < budget && spsc_ring_peek(ring, &pkt, &port)) {
-			net_switch_deliver_local(sw, sidecore, port, &pkt);
-			spsc_ring_release(ring);
-			done++;
-		}
+	while (ring && done < max && spsc_ring_peek(ring, &pkt, &port)) {
+		net_switch_deliver_local(rp->sw, rp->sidecore, port, &pkt);
+		spsc_ring_release(ring);
+		done++;
 	}
 	return done;
+}
+
+unsigned int net_switch_poll_rings(struct net_switch *sw, unsigned int sidecore,
+				   unsigned int budget)
+{
+	struct net_switch_ring_poll rp = { sw, sidecore };
+	const struct net_fair_pass pass = {
+		.sources = NET_MAX_SIDECORES,
+		.quantum = 1,
+		.budget = budget,
+		.total = budget,
+		.poll = net_switch_poll_ring,
+		.ctx = &rp,
+	};
+	unsigned int batches;
+
+	if (sidecore >= NET_MAX_SIDECORES)
+		return 0;
+	return net_fair_run(&pass, &sw->rings[sidecore].next, &batches);
 }
 
 void net_switch_account_poll(struct net_switch *sw, unsigned int sidecore,

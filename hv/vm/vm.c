@@ -38,7 +38,11 @@ static void guest_console_line(void *ctx, const char *line)
 	guest_log(ctx, "%s\n", line);
 }
 
-/* Writes the kernel, initrd, command line and ACPI tables into guest RAM. */
+/*
+ * Writes the kernel, initrd, command line and ACPI tables into guest RAM,
+ * zeroed first: the pages come from the pool with whatever GRUB, another
+ * guest or this guest's previous life left in them.
+ */
 static bool guest_load(struct guest *g)
 {
 	void *ram = (void *)(uintptr_t)g->ram_hpa;
@@ -54,6 +58,7 @@ static bool guest_load(struct guest *g)
 	struct linux_entry_state entry;
 	const char *error;
 
+	memset(ram, 0, g->ram_size);
 	for (unsigned int i = 0; i < g->vcpu_count; i++)
 		apic_ids[i] = g->vcpu[i].apic_id;
 	if (!guest_acpi_build((uint8_t *)ram + GUEST_ACPI_GPA, GUEST_ACPI_SIZE, GUEST_ACPI_GPA,

@@ -181,6 +181,7 @@ static bool net_setup(const struct fuzz_input *in, unsigned int queue)
 	memset(&sink, 0, sizeof(sink));
 	memcpy(sink.mac, (uint8_t[ETH_ALEN]){ 0x52, 0x54, 0x00, 0x00, 0x00, 0x02 }, ETH_ALEN);
 	sink.deliver = sink_deliver;
+	sink.uplink = true;	/* the wire: its frames may carry any source MAC and size */
 	CHECK(net_switch_add_port(&sw, &sink));
 	net_port_set_up(&sink, true);
 	CHECK(virtio_net_init(&dev, &params));

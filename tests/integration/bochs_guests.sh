@@ -4,7 +4,8 @@
 #             report their platform; alpha powers off, beta triple-faults
 #             (on_crash = stop) while alpha's heartbeat goes on.
 #   restart   corei7_haswell_4770, 3 CPUs: beta triple-faults and is
-#             restarted (on_crash = restart), alpha's heartbeat goes on.
+#             restarted (on_crash = restart), alpha's heartbeat goes on;
+#             what beta wrote to its RAM is gone in its next life.
 #   badinput  corei5_lynnfield_750 (no unrestricted guest), 2 CPUs: four
 #             broken guest sections are reported by line and key; the good
 #             guest boots and powers off.
@@ -72,7 +73,7 @@ scenario_pair() {
 }
 
 scenario_restart() {
-	local log=$out/restart.log ups
+	local log=$out/restart.log ups leftovers
 	tools/run-bochs --model corei7_haswell_4770 --cpus 3 --mem 1024 --log $log \
 		--until "guest beta: restarting (restart 2)" --timeout 900 \
 		build/test-guests-restart.iso
@@ -83,6 +84,10 @@ scenario_restart() {
 		grep -c '^\[beta\] sidecore-guest: up')
 	[ "$ups" -ge 1 ]
 	tap_result $? "restarted beta reaches userspace again"
+	# guest/scripts/crash.sh reads a word of RAM, then sets it, in each life.
+	leftovers=$(guest_lines $log beta | sed -n 's/^crash: leftover //p' | tr '\n' ' ')
+	[ "$leftovers" = "0x00000000 0x00000000 " ]
+	tap_result $? "beta finds its RAM zeroed in both lives (leftovers: ${leftovers:-none})"
 	check_heartbeat $log alpha "guest beta: restarting (restart 1)"
 }
 

@@ -111,6 +111,16 @@ printf '# nothing but a comment\n' >"$work/empty.conf"
 run check "$work/empty.conf"
 check "check: a file without guests is clean" out_is "$work/empty.conf: ok, no guests"
 
+# The switch serves at most 8 sidecores; a ninth cpu once became a core with none.
+printf 'sidecores = 0,1,2,3,4,5,6,7,8\n' >"$work/nine.conf"
+run check "$work/nine.conf"
+check "check: nine sidecores exit 1" status_is 1
+check "check: nine sidecores reported at their line" \
+	err_has "config line 1: key 'sidecores': more than 8 sidecores"
+printf 'sidecores = 0,1,2,3,4,5,6,7\n' >"$work/eight.conf"
+run check "$work/eight.conf"
+check "check: eight sidecores are fine" status_is 0
+
 # --- plan ----------------------------------------------------------------------
 
 run plan "$demo" "$acpi/supermicro-x10dai"
@@ -121,6 +131,13 @@ guest alpha: node 0 cpus 1 memory 192 MiB sidecore 0
 guest beta: node 1 cpus 11 memory 192 MiB sidecore 10
 node 0: free cpus 2,3,4,5,6,7,8,9,20,21,22,23,24,25,26,27,28,29 memory 81728 MiB
 node 1: free cpus 12,13,14,15,16,17,18,19,30,31,32,33,34,35,36,37,38,39 memory 81728 MiB"
+
+# Eight sidecores listed on node 0 leave none for node 1: never a ninth.
+run plan "$work/eight.conf" "$acpi/supermicro-x10dai"
+check "plan: at most eight sidecores exits 1" status_is 1
+check "plan: at most eight sidecores" test "$(grep -c '^sidecore cpu' "$work/out")" -eq 8
+check "plan: node left without a sidecore reported" \
+	err_has "config line 1: key 'sidecores': node 1 gets no sidecore"
 
 run plan "$demo" "$acpi/hp-z400"
 check "plan: without SRAT and --mem exits 2" status_is 2

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "config/config.h"
+#include "net/net.h"
 #include "tests/unit/support/stderr_capture.h"
 
 static struct config config;
@@ -130,8 +131,13 @@ static void test_sidecores_errors(void **state)
 			 "config line 1: key 'sidecores': expected a comma-separated list of cpu numbers");
 	assert_one_error("sidecores = 99999999999\n",
 			 "config line 1: key 'sidecores': expected a comma-separated list of cpu numbers");
-	assert_one_error("sidecores = 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16\n",
-			 "config line 1: key 'sidecores': more than 16 sidecores");
+	assert_one_error("sidecores = 0,1,2,3,4,5,6,7,8\n",
+			 "config line 1: key 'sidecores': more than 8 sidecores");
+	assert_int_equal(config.sidecore_count, 0);
+	/* The switch is built for as many sidecores as the file may name. */
+	assert_int_equal(CONFIG_MAX_SIDECORES, NET_MAX_SIDECORES);
+	assert_int_equal(parse("sidecores = 7,6,5,4,3,2,1,0\n"), 0);
+	assert_int_equal(config.sidecore_count, NET_MAX_SIDECORES);
 }
 
 static void test_console_baud(void **state)

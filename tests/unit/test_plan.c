@@ -380,6 +380,28 @@ static void test_configured_sidecore_must_be_usable(void **state)
 		assert_int_equal(machine.cpu_sidecore[c], c == 0 || c == 4);
 }
 
+/* Eight listed sidecores on node 0: node 1 would make nine, so it gets none. */
+static void test_sidecores_never_more_than_the_maximum(void **state)
+{
+	unsigned int count = 0;
+
+	(void)state;
+	make_machine(2, 10, 1024, false);
+	parse_config("\nsidecores = 0,1,2,3,4,5,6,7\n" GUEST("a", "64M") "node = 1\n");
+	stderr_capture_begin();
+	assert_int_equal(plan_choose_sidecores(&machine, &config), 1);
+	assert_int_equal(plan_place_guests(&plan, &machine, &config), 1);
+	stderr_capture_end(log_text, sizeof(log_text));
+	for (unsigned int c = 0; c < topo.cpu_count; c++)
+		count += machine.cpu_sidecore[c];
+	assert_int_equal(count, CONFIG_MAX_SIDECORES);
+	assert_false(machine.cpu_sidecore[10]);
+	assert_logged("config line 2: key 'sidecores': node 1 gets no sidecore: the listed cpus "
+		      "are already the most there may be, 8");
+	assert_logged("which has no sidecore");
+	assert_not_placed("a");
+}
+
 static void test_first_usable_cpu_is_default_sidecore(void **state)
 {
 	(void)state;
@@ -581,6 +603,7 @@ int main(void)
 	static const struct CMUnitTest sidecore_tests[] = {
 		cmocka_unit_test(test_configured_sidecore_frees_first_cpu),
 		cmocka_unit_test(test_configured_sidecore_must_be_usable),
+		cmocka_unit_test(test_sidecores_never_more_than_the_maximum),
 		cmocka_unit_test(test_first_usable_cpu_is_default_sidecore),
 		cmocka_unit_test(test_guests_spread_over_a_nodes_sidecores),
 		cmocka_unit_test(test_node_without_usable_cpu),

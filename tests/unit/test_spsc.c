@@ -64,6 +64,7 @@ static struct net_packet *make_packet(uint32_t seq, uint32_t len, uint32_t piece
 	}
 	if (!pkt->count)
 		pkt->segment[pkt->count++] = (struct net_segment){ data, 0 };
+	net_packet_snapshot(pkt);
 	return pkt;
 }
 

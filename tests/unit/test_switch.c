@@ -2,8 +2,10 @@
 /*
  * test_switch.c - unit tests for hv/net/switch.c and packet.c: the port
  * table, unicast, flooding of group and unknown destinations, uplinks, ports
- * that are down, the path to another sidecore through its SPSC ring (a full
- * or missing ring counted), and the poll counters.
+ * that are down, the Ethernet header read once from the sender's buffers,
+ * spoofed, oversized and short frames dropped and counted, the path to
+ * another sidecore through its SPSC ring (a full or missing ring counted),
+ * and the poll counters.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -28,6 +30,7 @@ struct test_port {
 	uint32_t last_len;
 	uint8_t last_frame[FRAME_LEN];
 	struct virtio_net_hdr_v1 last_hdr;
+	uint8_t *tamper;	/* a sender's frame to scribble on before reading */
 };
 
 /*
@@ -45,6 +48,9 @@ static bool record_delivery(struct net_port *port, const struct net_packet *pkt)
 {
 	struct test_port *tp = port->ctx;
 
+	/* As a guest would, rewriting its transmit buffer while it is in flight. */
+	if (tp->tamper)
+		memset(tp->tamper, 0xee, ETH_HLEN);
 	tp->received++;
 	tp->last_len = pkt->len;
 	tp->last_hdr = pkt->hdr;
@@ -188,19 +194,48 @@ static void test_table_full(void **state)
 
 static void test_packet_read(void **state)
 {
-	const uint8_t a[3] = { 1, 2, 3 }, b[1] = { 4 }, c[4] = { 5, 6, 7, 8 };
-	struct net_packet pkt = { .len = 8, .count = 3 };
-	uint8_t out[8];
+	const uint8_t a[9] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 }, b[6] = { 10, 11, 12, 13, 14, 15 };
+	const uint8_t c[4] = { 16, 17, 18, 19 };
+	struct net_packet pkt = { .len = 19, .count = 3 };
+	uint8_t out[19];
 
 	(void)state;
-	pkt.segment[0] = (struct net_segment){ a, 3 };
-	pkt.segment[1] = (struct net_segment){ b, 1 };
+	pkt.segment[0] = (struct net_segment){ a, 9 };
+	pkt.segment[1] = (struct net_segment){ b, 6 };
 	pkt.segment[2] = (struct net_segment){ c, 4 };
+	assert_true(net_packet_snapshot(&pkt));
 	assert_int_equal(net_packet_read(&pkt, 2, out, 4), 4);
 	assert_memory_equal(out, ((uint8_t[]){ 3, 4, 5, 6 }), 4);
-	assert_int_equal(net_packet_read(&pkt, 6, out, 8), 2);
-	assert_memory_equal(out, ((uint8_t[]){ 7, 8 }), 2);
-	assert_int_equal(net_packet_read(&pkt, 8, out, 8), 0);
+	assert_int_equal(net_packet_read(&pkt, 12, out, 6), 6);
+	assert_memory_equal(out, ((uint8_t[]){ 13, 14, 15, 16, 17, 18 }), 6);
+	assert_int_equal(net_packet_read(&pkt, 17, out, 8), 2);
+	assert_memory_equal(out, ((uint8_t[]){ 18, 19 }), 2);
+	assert_int_equal(net_packet_read(&pkt, 19, out, 8), 0);
+	assert_int_equal(net_packet_read(&pkt, 0, out, 19), 19);
+	for (unsigned int i = 0; i < 19; i++)
+		assert_int_equal(out[i], i + 1);
+}
+
+/* The header bytes come from the snapshot; the segments are read once. */
+static void test_packet_snapshot(void **state)
+{
+	uint8_t frame[20], out[20];
+	struct net_packet pkt = { .len = 20, .count = 1 };
+
+	(void)state;
+	for (unsigned int i = 0; i < sizeof(frame); i++)
+		frame[i] = (uint8_t)i;
+	pkt.segment[0] = (struct net_segment){ frame, 20 };
+	assert_true(net_packet_snapshot(&pkt));
+	memset(frame, 0xee, sizeof(frame));
+	assert_int_equal(net_packet_read(&pkt, 0, out, 20), 20);
+	for (unsigned int i = 0; i < ETH_HLEN; i++)
+		assert_int_equal(out[i], i);
+	assert_int_equal(out[ETH_HLEN], 0xee);
+
+	pkt.len = pkt.segment[0].len = ETH_HLEN - 1;	/* no whole header */
+	assert_false(net_packet_snapshot(&pkt));
+	assert_int_equal(net_packet_read(&pkt, 0, out, 20), ETH_HLEN - 1);
 }
 
 /* --- same sidecore --------------------------------------------------------- */
@@ -311,6 +346,137 @@ static void test_uplinks(void **state)
 	assert_int_equal(f->ring01->sent, 2);
 }
 
+/*
+ * The sender rewrites its frame while the receiver copies it: the receiver
+ * still gets the header the switch decided on.
+ */
+static void test_header_read_once(void **state)
+{
+	struct fixture *f = *state;
+	const unsigned int expected[PORTS] = { 0, 0, 1, 0, 0, 0 };
+	uint8_t sent[FRAME_LEN];
+
+	f->port[2].tamper = f->frame;
+	forward_to_port(f, 0, 2);
+	memcpy(sent, f->frame, FRAME_LEN);
+	assert_received(f, expected);
+	assert_int_equal(f->frame[0], 0xee);		/* it did change under the copy */
+	mac_of(sent, 2);
+	mac_of(sent + ETH_ALEN, 0);
+	for (unsigned int i = 2 * ETH_ALEN; i < ETH_HLEN; i++)
+		sent[i] = (uint8_t)(i * 3);
+	assert_memory_equal(f->port[2].last_frame, sent, ETH_HLEN);
+	assert_memory_equal(f->port[2].last_frame + ETH_HLEN, f->frame + ETH_HLEN,
+			    FRAME_LEN - ETH_HLEN);
+}
+
+/* The same for the copy into another sidecore's ring, made after local deliveries. */
+static void test_header_read_once_remote(void **state)
+{
+	struct fixture *f = *state;
+	const uint8_t broadcast[ETH_ALEN] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	struct net_packet pkt = packet_to(f, broadcast, 0);
+	uint8_t header[ETH_HLEN];
+
+	memcpy(header, f->frame, ETH_HLEN);
+	f->port[1].tamper = f->frame;
+	net_switch_forward(&f->sw, &f->port[0].port, &pkt);
+	assert_int_equal(net_switch_poll_rings(&f->sw, 1, 64), 1);
+	assert_int_equal(f->port[3].received, 1);
+	assert_memory_equal(f->port[1].last_frame, header, ETH_HLEN);
+	assert_memory_equal(f->port[2].last_frame, header, ETH_HLEN);
+	assert_memory_equal(f->port[3].last_frame, header, ETH_HLEN);
+	assert_memory_equal(f->port[4].last_frame, header, ETH_HLEN);
+}
+
+/* A guest may only send from its own MAC; the wire may send from any. */
+static void test_spoofed_source_dropped(void **state)
+{
+	struct fixture *f = *state;
+	const unsigned int none[PORTS] = { 0 };
+	const unsigned int from_wire[PORTS] = { 0, 0, 1, 0, 0, 0 };
+	const struct net_port_stats *s = &f->port[0].port.stats;
+	uint8_t mac[ETH_ALEN];
+	struct net_packet pkt;
+
+	mac_of(mac, 2);
+	pkt = packet_to(f, mac, 1);			/* port 1's MAC, sent by port 0 */
+	net_switch_forward(&f->sw, &f->port[0].port, &pkt);
+	pkt = packet_to(f, mac, 0);
+	f->frame[ETH_ALEN] |= 1;			/* a group address as source */
+	net_switch_forward(&f->sw, &f->port[0].port, &pkt);
+	mac_of(mac, 99);
+	pkt = packet_to(f, mac, 0);
+	f->frame[2 * ETH_ALEN - 1] ^= 1;		/* a flood with a stranger's MAC */
+	net_switch_forward(&f->sw, &f->port[0].port, &pkt);
+	net_switch_poll_rings(&f->sw, 1, 64);
+	assert_received(f, none);
+	assert_int_equal(f->ring01->sent, 0);
+	assert_int_equal(s->tx_spoofed, 3);
+	assert_int_equal(s->tx_drops, 3);
+	assert_int_equal(s->tx_oversized, 0);
+
+	mac_of(mac, 2);
+	pkt = packet_to(f, mac, 33);
+	net_switch_forward(&f->sw, &f->port[5].port, &pkt);
+	assert_received(f, from_wire);
+	assert_int_equal(f->port[5].port.stats.tx_spoofed, 0);
+}
+
+/* Sends a frame of len bytes from port 0 to port 2, optionally 802.1Q tagged. */
+static void forward_sized(struct fixture *f, uint8_t *frame, uint32_t len, bool vlan,
+			  uint8_t gso_type)
+{
+	struct net_packet pkt = { .len = len, .count = 2 };
+
+	memset(frame, 0, len);
+	mac_of(frame, 2);
+	mac_of(frame + ETH_ALEN, 0);
+	frame[2 * ETH_ALEN] = vlan ? 0x81 : 0x08;	/* ETH_P_8021Q or ETH_P_IP */
+	pkt.hdr.gso_type = gso_type;
+	pkt.segment[0] = (struct net_segment){ frame, 20 };
+	pkt.segment[1] = (struct net_segment){ frame + 20, len - 20 };
+	net_switch_forward(&f->sw, &f->port[0].port, &pkt);
+}
+
+static void test_oversized_dropped(void **state)
+{
+	struct fixture *f = *state;
+	const struct net_port_stats *s = &f->port[0].port.stats;
+	uint8_t *frame = malloc(NET_FRAME_MAX);
+
+	assert_non_null(frame);
+	forward_sized(f, frame, ETH_HLEN + NET_MTU, false, VIRTIO_NET_HDR_GSO_NONE);
+	forward_sized(f, frame, ETH_HLEN + NET_VLAN_HLEN + NET_MTU, true, VIRTIO_NET_HDR_GSO_NONE);
+	forward_sized(f, frame, NET_FRAME_MAX, false, VIRTIO_NET_HDR_GSO_TCPV4);
+	assert_int_equal(f->port[2].received, 3);
+	assert_int_equal(f->port[2].last_len, NET_FRAME_MAX);
+
+	forward_sized(f, frame, ETH_HLEN + NET_MTU + 1, false, VIRTIO_NET_HDR_GSO_NONE);
+	forward_sized(f, frame, ETH_HLEN + NET_VLAN_HLEN + NET_MTU, false, VIRTIO_NET_HDR_GSO_NONE);
+	forward_sized(f, frame, ETH_HLEN + NET_VLAN_HLEN + NET_MTU + 1, true,
+		      VIRTIO_NET_HDR_GSO_NONE);
+	forward_sized(f, frame, NET_FRAME_MAX, false, VIRTIO_NET_HDR_GSO_NONE);
+	assert_int_equal(f->port[2].received, 3);
+	assert_int_equal(s->tx_oversized, 4);
+	assert_int_equal(s->tx_drops, 4);
+	assert_int_equal(s->tx_spoofed, 0);
+	free(frame);
+}
+
+static void test_short_frame_dropped(void **state)
+{
+	struct fixture *f = *state;
+	const unsigned int none[PORTS] = { 0 };
+	struct net_packet pkt = packet_to(f, (const uint8_t[ETH_ALEN]){ 0xff, 0xff, 0xff, 0xff,
+									  0xff, 0xff }, 0);
+
+	pkt.len = pkt.segment[0].len = ETH_HLEN - 1;
+	net_switch_forward(&f->sw, &f->port[0].port, &pkt);
+	assert_received(f, none);
+	assert_int_equal(f->port[0].port.stats.tx_drops, 1);
+}
+
 /* --- another sidecore ------------------------------------------------------ */
 
 static void test_cross_sidecore(void **state)
@@ -397,6 +563,40 @@ static void test_poll_budget(void **state)
 	assert_int_equal(net_switch_poll_rings(&f->sw, NET_MAX_SIDECORES, 4), 0);
 }
 
+/* Two sidecores send to sidecore 0: its budget goes to both rings in turn. */
+static void test_rings_take_turns(void **state)
+{
+	struct fixture *f = *state;
+	struct spsc_ring *ring20 = aligned_alloc(NET_CACHE_LINE, sizeof(struct spsc_ring));
+	struct test_port far;
+	uint8_t mac[ETH_ALEN];
+	struct net_packet pkt;
+
+	assert_non_null(ring20);
+	spsc_ring_init(ring20);
+	port_init(&far, 20, 2, false);
+	assert_true(net_switch_add_port(&f->sw, &far.port));
+	net_switch_add_ring(&f->sw, 2, 0, ring20);
+	for (unsigned int i = 0; i < 10; i++) {
+		forward_to_port(f, 3, 0);		/* sidecore 1 floods port 0 */
+		mac_of(mac, 1);
+		pkt = packet_to(f, mac, 20);
+		net_switch_forward(&f->sw, &far.port, &pkt);
+	}
+	assert_int_equal(net_switch_poll_rings(&f->sw, 0, 4), 4);
+	assert_int_equal(f->port[0].received, 2);
+	assert_int_equal(f->port[1].received, 2);
+	/* The next poll starts with the other ring; an odd budget still alternates. */
+	assert_int_equal(net_switch_poll_rings(&f->sw, 0, 3), 3);
+	assert_int_equal(f->port[0].received + f->port[1].received, 7);
+	assert_int_equal(net_switch_poll_rings(&f->sw, 0, 3), 3);
+	assert_int_equal(f->port[0].received + f->port[1].received, 10);
+	assert_int_equal(f->port[0].received, 5);
+	assert_int_equal(f->port[1].received, 5);
+	assert_int_equal(net_switch_poll_rings(&f->sw, 0, 100), 10);
+	free(ring20);
+}
+
 static void test_poll_accounting(void **state)
 {
 	struct fixture *f = *state;
@@ -420,6 +620,7 @@ int main(void)
 		T(test_add_port_checks),
 		cmocka_unit_test(test_table_full),
 		cmocka_unit_test(test_packet_read),
+		cmocka_unit_test(test_packet_snapshot),
 	};
 	const struct CMUnitTest local[] = {
 		T(test_unicast),
@@ -429,13 +630,19 @@ int main(void)
 		T(test_unknown_unicast_floods),
 		T(test_down_port_skipped),
 		T(test_uplinks),
+		T(test_header_read_once),
+		T(test_spoofed_source_dropped),
+		T(test_oversized_dropped),
+		T(test_short_frame_dropped),
 	};
 	const struct CMUnitTest remote[] = {
 		T(test_cross_sidecore),
 		T(test_cross_sidecore_down_after_queueing),
+		T(test_header_read_once_remote),
 		T(test_ring_full_counted),
 		T(test_missing_ring_counted),
 		T(test_poll_budget),
+		T(test_rings_take_turns),
 		T(test_poll_accounting),
 	};
 #undef T

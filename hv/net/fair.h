@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fair.h - one fair pass over the packet sources a sidecore serves.
+ *
+ * A source is a guest's transmit queue or the rings from other sidecores.
+ * The pass takes turns: each source in order moves up to a quantum of
+ * packets, round after round, until it has moved its budget or runs dry,
+ * so a flooding source cannot fill a shared receiver before the others had
+ * a turn. The first source of a pass rotates from pass to pass, so no
+ * source is always served first.
+ */
+#ifndef SIDECORE_NET_FAIR_H
+#define SIDECORE_NET_FAIR_H
+
+#include "net/net.h"
+
+/* The ports of one sidecore and the rings as one more source. */
+#define NET_FAIR_MAX_SOURCES	(NET_MAX_PORTS + 1)
+
+/* Moves up to max packets from source; returns how many (fewer: it ran dry). */
+typedef unsigned int (*net_fair_poll_fn)(void *ctx, unsigned int source, unsigned int max);
+
+struct net_fair_pass {
+	unsigned int sources;	/* how many, at most NET_FAIR_MAX_SOURCES */
+	unsigned int quantum;	/* packets one source moves per turn, at least 1 */
+	unsigned int budget;	/* packets one source moves per pass */
+	unsigned int total;	/* packets the whole pass moves */
+	net_fair_poll_fn poll;
+	void *ctx;		/* the poll function's */
+};
+
+/**
+ * net_fair_run() - one pass over the sources, taking turns.
+ * @pass: the sources and their limits
+ * @start: the source that goes first; moved on by one for the next pass
+ * @batches: set to how many sources moved packets
+ *
+ * Return: packets moved, at most @pass->total.
+ */
+unsigned int net_fair_run(const struct net_fair_pass *pass, unsigned int *start,
+			  unsigned int *batches);
+
+#endif
