@@ -6,5 +6,5 @@
 # "badring: CASE -> status 0xSS used N" per case and "badring: done".
 # sidecore.cases=NAME[,NAME...] picks cases (default: all).
 
-# shellcheck disable=SC2086
+# shellcheck disable=SC2046 # one word per case
 exec badring $(echo "${SIDECORE_CASES:-}" | tr , ' ')

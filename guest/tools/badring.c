@@ -306,18 +306,22 @@ static void status_add(const struct device *dev, uint8_t bits)
 	mmio_write8(dev->common, VIRTIO_PCI_COMMON_STATUS, status_read(dev) | bits);
 }
 
+static void device_reset(const struct device *dev)
+{
+	mmio_write8(dev->common, VIRTIO_PCI_COMMON_STATUS, 0);
+	for (int i = 0; status_read(dev) != 0 && i < WAIT_STEPS; i++)
+		usleep(WAIT_STEP_US);	/* §4.1.4.3.2: reset is done when it reads 0 */
+}
+
 /*
- * Reset and the driver's initialisation (§3.1.1) with VERSION_1 alone, the
- * transmit queue at desc_gpa, then DRIVER_OK. Returns the status reached.
+ * The driver's initialisation after a reset (§3.1.1) with VERSION_1 alone,
+ * the transmit queue at desc_gpa, then DRIVER_OK. Returns the status reached.
  */
 static uint8_t device_setup(const struct device *dev, const struct rings *r, uint64_t desc_gpa)
 {
 	volatile uint8_t *c = dev->common;
 	uint16_t size;
 
-	mmio_write8(c, VIRTIO_PCI_COMMON_STATUS, 0);
-	for (int i = 0; status_read(dev) != 0 && i < WAIT_STEPS; i++)
-		usleep(WAIT_STEP_US);	/* §4.1.4.3.2: reset is done when it reads 0 */
 	status_add(dev, VIRTIO_CONFIG_S_ACKNOWLEDGE);
 	status_add(dev, VIRTIO_CONFIG_S_DRIVER);
 	mmio_write32(c, VIRTIO_PCI_COMMON_GFSELECT, 0);
@@ -422,6 +426,8 @@ static void case_run(const struct device *dev, struct rings *r, const struct rin
 	uint8_t status;
 	uint16_t used = 0;
 
+	/* The rings are rewritten only once the device has let go of them. */
+	device_reset(dev);
 	memset(r->desc, 0, 3 * PAGE);
 	buffer_fill(r->buf);
 	status = device_setup(dev, r, rc->fill ? r->desc_gpa : GPA_OUTSIDE_RAM);
@@ -469,7 +475,7 @@ int main(int argc, char **argv)
 		if (wanted)
 			case_run(&dev, &r, &cases[i]);
 	}
-	mmio_write8(dev.common, VIRTIO_PCI_COMMON_STATUS, 0);
+	device_reset(&dev);
 	puts("badring: done");
 	return 0;
 }

@@ -9,7 +9,8 @@
 #
 # Usage: bochs_soak.sh [RESTARTS]   (default $SOAK_RESTARTS, else 2)
 # The run lasts until gamma has restarted RESTARTS times and beta has done
-# RESTARTS rounds: each restart costs a few minutes of wall time.
+# RESTARTS rounds: each restart costs a few minutes of wall time. Bochs is
+# given SOAK_TIMEOUT wall seconds (default 600 + 600 per restart).
 set -u
 cd "$(dirname "$0")/../.."
 . tests/integration/lib.sh
@@ -26,7 +27,7 @@ count() { clean "$1" | grep -cE "$2"; }
 
 tools/run-bochs --model corei7_haswell_4770 --cpus 4 --mem 1024 --log $log \
 	--until "guest gamma: restarting (restart $restarts)" --until "[beta] soak: round $restarts end" \
-	--timeout $((300 + 420 * restarts)) build/test-guests-soak.iso
+	--timeout "${SOAK_TIMEOUT:-$((600 + 600 * restarts))}" build/test-guests-soak.iso
 tap_result $? "soak: gamma restarts $restarts times and beta runs $restarts rounds, no panic"
 tap_no_line $log '^(panic|exception):' "soak: the hypervisor neither panicked nor faulted"
 
