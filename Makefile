@@ -134,7 +134,7 @@ check-vmx:
 
 # The soak scenario at length: gamma feeds its device malformed rings and
 # crashes SOAK_RESTARTS times while alpha and beta run netperf (the vmx tier
-# runs it with 2). A few minutes of wall time per restart.
+# runs it with 1). A few minutes of wall time per restart.
 SOAK_RESTARTS ?= 10
 soak: $(B)/test-guests-soak.iso
 	tests/integration/bochs_soak.sh $(SOAK_RESTARTS)
