@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 #
 # Guest image: the stock Debian kernel and a small initramfs (busybox,
-# netperf, virtio/vsock modules, guest/init, guest/scripts). Included by the
+# netperf, virtio/vsock modules, guest/init, guest/scripts, guest/tools). Included by the
 # top Makefile; the parts come from Debian packages that tools/setup
 # unpacks into $(B)/guest/pkgs. See docs/guest.md.
 
@@ -19,6 +19,16 @@ GUEST_MODULES ?= virtio_pci virtio_net vmw_vsock_virtio_transport
 
 GUEST_SRCS := guest/init guest/mkinitramfs guest/guest.mk $(wildcard guest/scripts/*.sh)
 
+# Test programs for the guest: static, so they need nothing from the image
+# (the host's glibc is Debian 12's, like the guest's userspace).
+GUEST_TOOLS := $(patsubst guest/tools/%.c,$(B)/guest/tools/%,$(wildcard guest/tools/*.c))
+GUEST_TOOL_CFLAGS := -std=gnu11 -static -s -O2 -Wall -Wextra -Werror
+
+$(B)/guest/tools/%: guest/tools/%.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(HOSTCC) $(GUEST_TOOL_CFLAGS) -o $@ $<
+
 .PHONY: guest
 guest: $(B)/guest/vmlinuz $(B)/guest/initrd.img
 
@@ -31,6 +41,6 @@ $(B)/guest/vmlinuz: $(GUEST_KERNEL)/.unpacked
 	[ $$# -eq 1 ] && [ -f "$$1" ] || { echo "guest: expected one vmlinuz in $(GUEST_KERNEL)/boot" >&2; exit 1; }; \
 	cp "$$1" $@ && echo "guest: $@ <- $${1##*/}"
 
-$(B)/guest/initrd.img: $(GUEST_STAMPS) $(GUEST_SRCS) $(wildcard /bin/busybox)
+$(B)/guest/initrd.img: $(GUEST_STAMPS) $(GUEST_SRCS) $(GUEST_TOOLS) $(wildcard /bin/busybox)
 	guest/mkinitramfs -k $(GUEST_KERNEL) -n $(GUEST_NETPERF) -s $(B)/guest/initramfs \
-		-o $@ -c $(GUEST_COMPRESS) $(GUEST_MODULES)
+		-o $@ -c $(GUEST_COMPRESS) $(addprefix -t ,$(GUEST_TOOLS)) $(GUEST_MODULES)
