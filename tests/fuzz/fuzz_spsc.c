@@ -99,6 +99,7 @@ static void do_send(struct model *m, const uint8_t *op)
 		pkt.segment[pkt.count++] = (struct net_segment){ frame + at, piece };
 		at += piece;
 	}
+	net_packet_snapshot(&pkt);	/* as the switch does before it sends */
 	fits = cells <= SPSC_RING_CELLS - m->cells_used;
 	ok = spsc_ring_send(&ring, port, &pkt);
 	CHECK(ok == fits);
