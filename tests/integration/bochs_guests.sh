@@ -75,7 +75,7 @@ scenario_pair() {
 scenario_restart() {
 	local log=$out/restart.log ups leftovers
 	tools/run-bochs --model corei7_haswell_4770 --cpus 3 --mem 1024 --log $log \
-		--until "guest beta: restarting (restart 2)" --timeout 900 \
+		--until "guest beta: restarting (restart 2)" --timeout 1200 \
 		build/test-guests-restart.iso
 	tap_result $? "restart: beta crashes, restarts and crashes again"
 	tap_line $log 'guest beta: crashed \(triple fault\)' "beta's triple fault is reported"
