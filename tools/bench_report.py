@@ -7,7 +7,8 @@ line per netperf run; B and A name the hypervisor counter snapshots taken
 before and after it ("counters: begin tag N" ... "counters: end tag N").
 Per run: the netperf figure, VM exits and interrupts per transaction (per
 MB for the stream tests) summed over both guests, doorbell (kick) writes,
-and the share of sidecore polls that found work.
+and how busy each core was: the sidecore's share of TSC time in poll passes
+that moved packets, each vCPU's share outside HLT.
 """
 import argparse
 import re
@@ -16,17 +17,19 @@ import sys
 BENCH = re.compile(r'^\[\w+\] bench: (\S+) (\d+) tags (\d+) (\d+) elapsed ([\d.]+) '
                    r'result ([\d.]+) (\S+)')
 GUEST = re.compile(r'^counters: guest (\S+) vcpu (\d+) state \S+ exits (\d+) irqs (\d+) '
-                   r'faults \d+ kicks (\d+) doorbells (\d+)(.*)$')
-SIDECORE = re.compile(r'^counters: sidecore (\d+) cpu \d+ busy_polls (\d+) idle_polls (\d+)')
+                   r'faults \d+ kicks (\d+) doorbells (\d+) halted_tsc (\d+)(.*)$')
+SIDECORE = re.compile(r'^counters: sidecore (\d+) cpu \d+ busy_polls (\d+) idle_polls (\d+) '
+                      r'batches \d+ packets \d+ busy_tsc (\d+)')
 
 
 def snapshots(lines):
-    """{tag: {'guest': {name: dict}, 'sidecore': {index: (busy, idle)}}}"""
+    """{tag: {'tsc': T, 'guest': {(name, vcpu): dict}, 'sidecore': {index: busy_tsc}}}"""
     shots, current = {}, None
     for line in lines:
-        m = re.match(r'^counters: begin tag (\d+)$', line)
+        m = re.match(r'^counters: begin tag (\d+) tsc (\d+)$', line)
         if m:
-            current = shots.setdefault(int(m.group(1)), {'guest': {}, 'sidecore': {}})
+            current = shots.setdefault(int(m.group(1)),
+                                       {'tsc': int(m.group(2)), 'guest': {}, 'sidecore': {}})
             continue
         if re.match(r'^counters: end tag \d+$', line):
             current = None
@@ -35,13 +38,14 @@ def snapshots(lines):
             continue
         m = GUEST.match(line)
         if m:
-            reasons = dict((k, int(v)) for k, v in re.findall(r' (\w+)=(\d+)', m.group(7)))
+            reasons = dict((k, int(v)) for k, v in re.findall(r' (\w+)=(\d+)', m.group(8)))
             current['guest'][(m.group(1), m.group(2))] = {
                 'exits': int(m.group(3)), 'irqs': int(m.group(4)),
-                'kicks': int(m.group(5)), 'doorbells': int(m.group(6)), 'reasons': reasons}
+                'kicks': int(m.group(5)), 'doorbells': int(m.group(6)),
+                'halted': int(m.group(7)), 'reasons': reasons}
         m = SIDECORE.match(line)
         if m:
-            current['sidecore'][int(m.group(1))] = (int(m.group(2)), int(m.group(3)))
+            current['sidecore'][int(m.group(1))] = int(m.group(4))
     return shots
 
 
@@ -78,22 +82,26 @@ def main():
             units, per = result * elapsed, 'transaction'
         else:
             units, per = result * elapsed / 8, 'MB'
-        busy = sum(after['sidecore'][s][0] - before['sidecore'][s][0] for s in after['sidecore'])
-        idle = sum(after['sidecore'][s][1] - before['sidecore'][s][1] for s in after['sidecore'])
+        ticks = after['tsc'] - before['tsc']
+        cores = len(after['sidecore'])
+        busy = sum(after['sidecore'][s] - before['sidecore'][s] for s in after['sidecore'])
+        busy = 100.0 * busy / (ticks * cores) if ticks and cores else 0
+        vcpus = ', '.join(
+            f"{g[0]} {100.0 - 100.0 * (after['guest'][g]['halted'] - before['guest'][g]['halted']) / ticks:.0f}%"
+            for g in sorted(after['guest'])) if ticks else '-'
         exits = delta(shots, before, after, 'exits')
         hlt = sum(after['guest'][g]['reasons'].get('hlt', 0) -
                   before['guest'][g]['reasons'].get('hlt', 0) for g in after['guest'])
         if a.csv:
             print(f'{test},{size},{result},{exits / units if units else 0:.3f},'
                   f'{delta(shots, before, after, "irqs") / units if units else 0:.3f},'
-                  f'{delta(shots, before, after, "doorbells")},'
-                  f'{100.0 * busy / (busy + idle) if busy + idle else 0:.1f}')
+                  f'{delta(shots, before, after, "doorbells")},{busy:.1f}')
         rows.append((test, size, f'{result:.2f} {unit}',
                      f'{exits / units:.2f} / {per}' if units else '-',
                      f'{hlt / units:.2f}' if units else '-',
                      f'{delta(shots, before, after, "irqs") / units:.2f}' if units else '-',
                      str(delta(shots, before, after, 'doorbells')),
-                     f'{100.0 * busy / (busy + idle):.1f}%' if busy + idle else '-'))
+                     f'{busy:.1f}%', vcpus))
     if not rows:
         print('bench: no results in the log', file=sys.stderr)
         return 1
@@ -104,8 +112,8 @@ def main():
     section = [heading, '',
                f'Command: `{a.command}` (Bochs `cpu: model={a.model}, count={a.cpus}, ips={a.ips}`, '
                '`clock: sync=none`: time is instruction count).', '',
-               '| test | size | netperf | exits | HLT exits | interrupts | doorbells | sidecore busy |',
-               '|---|---|---|---|---|---|---|---|']
+               '| test | size | netperf | exits | HLT exits | interrupts | doorbells | sidecore busy | vCPUs busy |',
+               '|---|---|---|---|---|---|---|---|---|']
     section += ['| ' + ' | '.join(r) + ' |' for r in rows]
     section.append('')
     try:

@@ -8,6 +8,7 @@
 
 #include "arch/idt.h"
 #include "arch/lapic.h"
+#include "arch/x86.h"
 #include "config/plan.h"
 #include "core/console.h"
 #include "core/guests.h"
@@ -162,7 +163,7 @@ void guests_start(void)
 
 void guests_print_counters(unsigned int tag)
 {
-	printk("counters: begin tag %u\n", tag);
+	printk("counters: begin tag %u tsc %lu\n", tag, rdtsc());
 	for (unsigned int i = 0; i < guest_count; i++)
 		guest_print_counters(&guests[i]);
 	sidecore_print_counters();

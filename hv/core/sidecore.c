@@ -139,6 +139,7 @@ static unsigned int sidecore_poll(struct sidecore *sc, bool *active)
 		.poll = sidecore_poll_source,
 		.ctx = &ctx,
 	};
+	uint64_t start = rdtsc(), now;
 	unsigned int moved, batches;
 
 	spin_lock(&sc->lock);
@@ -146,9 +147,12 @@ static unsigned int sidecore_poll(struct sidecore *sc, bool *active)
 	pass.total = pass.sources * SIDECORE_BATCH;
 	moved = net_fair_run(&pass, &sc->next_source, &batches);
 	/* Deliveries went to any port: publish them once per pass. */
+	now = rdtsc();
 	for (unsigned int i = 0; i < sc->port_count; i++)
-		guest_net_flush(sc->port[i]);
+		guest_net_flush(sc->port[i], now);
 	spin_unlock(&sc->lock);
+	if (moved)
+		sc->busy_tsc += rdtsc() - start;
 	net_switch_account_poll(&net_switch, sc->index, batches, moved);
 	return moved;
 }
@@ -173,8 +177,9 @@ void sidecore_print_counters(void)
 	for (unsigned int i = 0; i < sidecore_count; i++) {
 		const struct net_sidecore_stats *s = &net_switch.sidecore[i];
 
-		printk("counters: sidecore %u cpu %u busy_polls %lu idle_polls %lu batches %lu packets %lu\n",
-		       i, sidecores[i].cpu, s->busy_polls, s->idle_polls, s->batches, s->packets);
+		printk("counters: sidecore %u cpu %u busy_polls %lu idle_polls %lu batches %lu packets %lu busy_tsc %lu\n",
+		       i, sidecores[i].cpu, s->busy_polls, s->idle_polls, s->batches, s->packets,
+		       sidecores[i].busy_tsc);
 	}
 	for (unsigned int i = 0; i < sidecore_count; i++) {
 		for (unsigned int p = 0; p < sidecores[i].port_count; p++) {

@@ -17,6 +17,8 @@
 #define SIDECORE_MAX_PORTS	LIMIT_GUESTS	/* one sidecore may serve every guest */
 #define SIDECORE_BATCH		32	/* packets per queue per poll (docs/data-path.md) */
 #define SIDECORE_QUANTUM	8	/* packets per queue per turn within a poll */
+/* How long a transmit completion may wait for company (docs/data-path.md). */
+#define SIDECORE_TX_HOLDOFF_US	100
 
 struct guest_net;
 
@@ -28,6 +30,7 @@ struct sidecore {
 	struct guest_net *port[SIDECORE_MAX_PORTS];
 	unsigned int port_count;
 	unsigned int next_source;	/* served first in the next pass */
+	uint64_t busy_tsc;		/* TSC ticks in passes that moved packets */
 };
 
 /* One struct sidecore per CPU whose role is SIDECORE, and the rings between them. */

@@ -71,6 +71,7 @@ bool virtio_net_init(struct virtio_net *dev, const struct virtio_net_params *par
 	dev->interrupt = params->interrupt;
 	dev->ctx = params->ctx;
 	dev->name = params->name;
+	dev->tx_holdoff = params->tx_holdoff;
 	for (unsigned int i = 0; i < VIRTIO_NET_QUEUES; i++)
 		virtq_init(&dev->queue[i], params->mem, params->name, i);
 
@@ -134,6 +135,8 @@ void virtio_net_reset(struct virtio_net *dev)
 		virtq_reset(&dev->queue[i]);
 	dev->features = 0;
 	dev->rx_unpublished = false;
+	dev->tx_held = 0;
+	dev->tx_waiting = false;
 	__atomic_store_n(&dev->needs_reset, false, __ATOMIC_RELAXED);
 }
 
@@ -281,7 +284,9 @@ unsigned int virtio_net_poll_tx(struct virtio_net *dev, unsigned int budget)
 		virtio_net_fail(dev);
 		return done;
 	}
-	if (done) {
+	if (done && dev->tx_holdoff) {
+		dev->tx_held += done;
+	} else if (done) {
 		virtq_publish(vq);
 		if (virtq_needs_interrupt(vq))
 			dev->interrupt(dev, VIRTIO_NET_TX_QUEUE);
@@ -445,14 +450,39 @@ bool virtio_net_deliver(struct virtio_net *dev, const struct net_packet *pkt)
 	return true;
 }
 
-void virtio_net_flush_rx(struct virtio_net *dev)
+/*
+ * Holding transmit completions back is what a NIC's interrupt moderation
+ * does: a guest that sees its buffers return at once frees each frame
+ * alone, and Linux then sends every small write as a frame of its own
+ * (TCP autocorking waits for a frame still in flight); with one wait per
+ * batch, the writes coalesce and one interrupt covers many frames.
+ */
+void virtio_net_flush(struct virtio_net *dev, uint64_t now)
 {
-	struct virtq *vq = &dev->queue[VIRTIO_NET_RX_QUEUE];
+	struct virtq *rx = &dev->queue[VIRTIO_NET_RX_QUEUE];
+	struct virtq *tx = &dev->queue[VIRTIO_NET_TX_QUEUE];
+	bool received = dev->rx_unpublished;
+	bool due;
 
-	if (!dev->rx_unpublished)
+	if (dev->tx_held && !dev->tx_waiting) {
+		dev->tx_waiting = true;
+		dev->tx_deadline = now + dev->tx_holdoff;
+	}
+	due = dev->tx_waiting && (now >= dev->tx_deadline || dev->tx_held >= tx->size / 2);
+	/* Before the receive entries: the guest's receive poll reclaims these too. */
+	if (dev->tx_held && (due || received)) {
+		virtq_publish(tx);
+		dev->tx_held = 0;
+	}
+	if (due) {
+		dev->tx_waiting = false;
+		if (virtq_needs_interrupt(tx))
+			dev->interrupt(dev, VIRTIO_NET_TX_QUEUE);
+	}
+	if (!received)
 		return;
 	dev->rx_unpublished = false;
-	virtq_publish(vq);
-	if (virtq_needs_interrupt(vq))
+	virtq_publish(rx);
+	if (virtq_needs_interrupt(rx))
 		dev->interrupt(dev, VIRTIO_NET_RX_QUEUE);
 }

@@ -55,6 +55,11 @@ struct virtio_net {
 	bool running;		/* DRIVER_OK */
 	bool needs_reset;	/* a queue broke: DEVICE_NEEDS_RESET */
 	bool rx_unpublished;	/* receive entries pushed but not yet published */
+	/* Transmit completion moderation (virtio_net_flush()). */
+	uint64_t tx_holdoff;	/* clock units a completion may wait; 0: none */
+	uint64_t tx_deadline;	/* when held completions are published and signalled */
+	uint16_t tx_held;	/* completions pushed but not yet published */
+	bool tx_waiting;	/* completions not yet considered for an interrupt */
 	struct virtio_net_stats stats;
 };
 
@@ -66,6 +71,8 @@ struct virtio_net_params {
 	struct net_switch *sw;
 	virtio_net_interrupt_fn interrupt;
 	void *ctx;
+	/* How long, in the clock of virtio_net_flush(), a transmit completion may wait. */
+	uint64_t tx_holdoff;
 };
 
 /**
@@ -147,8 +154,9 @@ uint32_t virtio_net_read_config(const struct virtio_net *dev, uint32_t offset,
  * @budget: most packets to take
  *
  * Each packet goes to the switch without a copy; its buffers go back to the
- * guest once the switch is done with them. Raises the transmitq interrupt
- * when the guest asked for it.
+ * guest once the switch is done with them. Without a holdoff the guest sees
+ * them at once, with the transmitq interrupt if it asked for it; with one,
+ * virtio_net_flush() hands them back.
  *
  * Return: packets taken from the transmitq (dropped ones included).
  */
@@ -161,16 +169,23 @@ unsigned int virtio_net_poll_tx(struct virtio_net *dev, unsigned int budget);
  *
  * Uses as many buffers as the packet needs with MRG_RXBUF, otherwise one
  * that holds it all. Never waits: without buffers the packet is dropped and
- * counted. The guest sees it after virtio_net_flush_rx().
+ * counted. The guest sees it after virtio_net_flush().
  *
  * Return: true when delivered.
  */
 bool virtio_net_deliver(struct virtio_net *dev, const struct net_packet *pkt);
 
 /**
- * virtio_net_flush_rx() - publish delivered packets; interrupt if asked for.
+ * virtio_net_flush() - end of a poll pass: publish, then interrupt if asked for.
  * @dev: the device
+ * @now: the caller's clock, in the units of the transmit holdoff
+ *
+ * Delivered packets are published at once. Held transmit completions are
+ * published with them (the guest's receive poll reclaims its transmit
+ * buffers too), when half the queue is held, or when the oldest has waited
+ * the holdoff; only then is the transmitq interrupt considered
+ * (docs/data-path.md, "Completion moderation").
  */
-void virtio_net_flush_rx(struct virtio_net *dev);
+void virtio_net_flush(struct virtio_net *dev, uint64_t now);
 
 #endif

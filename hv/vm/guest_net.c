@@ -23,6 +23,7 @@
 
 #include <linux/virtio_pci.h>
 
+#include "arch/tsc.h"
 #include "core/console.h"
 #include "core/sidecore.h"
 #include "vdev/msi.h"
@@ -143,6 +144,7 @@ bool guest_net_create(struct guest_net *gn, struct guest *g, struct sidecore *sc
 		.sw = sidecore_switch(),
 		.interrupt = guest_net_interrupt,
 		.ctx = gn,
+		.tx_holdoff = SIDECORE_TX_HOLDOFF_US * (tsc_hz() / 1000000),
 	};
 
 	memset(gn, 0, sizeof(*gn));
@@ -182,9 +184,9 @@ unsigned int guest_net_poll(struct guest_net *gn, unsigned int budget)
 	return virtio_net_poll_tx(&gn->net, budget);
 }
 
-void guest_net_flush(struct guest_net *gn)
+void guest_net_flush(struct guest_net *gn, uint64_t now)
 {
-	virtio_net_flush_rx(&gn->net);
+	virtio_net_flush(&gn->net, now);
 	if (virtio_net_needs_reset(&gn->net) && !gn->needs_reset_reported) {
 		gn->needs_reset_reported = true;
 		guest_log(gn->guest, "virtio-net: device needs reset\n");

@@ -41,8 +41,8 @@ bool guest_net_mmio(struct guest_net *gn, uint64_t gpa, unsigned int size, bool 
 		    uint64_t *value, bool *notify);
 /* The sidecore's half, under its lock: forward up to budget transmitted packets. */
 unsigned int guest_net_poll(struct guest_net *gn, unsigned int budget);
-/* After a poll pass: publish what was delivered, report a broken device. */
-void guest_net_flush(struct guest_net *gn);
+/* After a poll pass at TSC now: publish what is due (virtio_net_flush()), report a broken device. */
+void guest_net_flush(struct guest_net *gn, uint64_t now);
 bool guest_net_active(const struct guest_net *gn);
 
 #endif

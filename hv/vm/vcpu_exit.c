@@ -429,6 +429,8 @@ static bool vcpu_handle_apic_write(struct vcpu *v)
  */
 static bool vcpu_handle_hlt(struct vcpu *v)
 {
+	uint64_t start = rdtsc();
+
 	vmx_skip_instruction();
 	if (!(vmcs_read(VMCS_GUEST_RFLAGS) & RFLAGS_IF)) {
 		vcpu_stop(v, VCPU_STOP_POWEROFF, "halted with interrupts disabled");
@@ -444,6 +446,7 @@ static bool vcpu_handle_hlt(struct vcpu *v)
 		cpu_idle();
 	}
 	lapic_timer_disarm();
+	v->halted_tsc += rdtsc() - start;
 	return true;
 }
 

@@ -152,10 +152,10 @@ void guest_print_counters(const struct guest *g)
 		char line[768];
 		int len;
 
-		len = snprintf(line, sizeof(line), "counters: guest %s vcpu %u state %s exits %lu irqs %lu faults %lu kicks %lu doorbells %lu",
+		len = snprintf(line, sizeof(line), "counters: guest %s vcpu %u state %s exits %lu irqs %lu faults %lu kicks %lu doorbells %lu halted_tsc %lu",
 			       g->name, i, guest_state_name(g->state), v->exits_total,
 			       v->lapic.raised, v->exceptions_injected, v->posted_kicks,
-			       v->doorbells);
+			       v->doorbells, v->halted_tsc);
 		for (unsigned int r = 0; r < EXIT_REASON_COUNT && len < (int)sizeof(line); r++)
 			if (v->exits[r])
 				len += snprintf(line + len, sizeof(line) - len, " %s=%lu",

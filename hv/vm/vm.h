@@ -77,6 +77,7 @@ struct vcpu {
 	uint64_t exits_total;
 	uint64_t exceptions_injected;
 	uint64_t doorbells;		/* virtqueue notifications the guest wrote */
+	uint64_t halted_tsc;		/* TSC ticks spent halted (HLT exits) */
 	enum vcpu_stop stop;
 	char stop_reason[96];
 };

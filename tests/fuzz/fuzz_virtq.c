@@ -200,8 +200,11 @@ static void run_transmit(const struct fuzz_input *in)
 {
 	if (!net_setup(in, VIRTIO_NET_TX_QUEUE))
 		return;
+	/* Completions held for two ticks of the flush clock (virtio_net_flush()). */
+	dev.tx_holdoff = 2;
 	for (int i = 0; i < 4 && virtio_net_poll_tx(&dev, 64) > 0; i++)
-		;
+		virtio_net_flush(&dev, i);
+	virtio_net_flush(&dev, 8);
 	check_broken_device();
 }
 
@@ -223,9 +226,9 @@ static void run_receive(const struct fuzz_input *in)
 		net_switch_forward(&sw, &sink, &pkt);
 		CHECK(dev.port.stats.rx_packets + dev.port.stats.rx_drops == before + 1);
 		if (i % 5 == 4)
-			virtio_net_flush_rx(&dev);
+			virtio_net_flush(&dev, 0);
 	}
-	virtio_net_flush_rx(&dev);
+	virtio_net_flush(&dev, 0);
 	check_broken_device();
 	if (virtio_net_needs_reset(&dev))
 		CHECK(!virtio_net_deliver(&dev, &pkt));

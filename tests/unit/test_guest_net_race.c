@@ -76,6 +76,12 @@ void sidecore_wake(struct sidecore *sc)
 	(void)sc;
 }
 
+/* A 1 MHz TSC: the transmit holdoff is counted in microseconds. */
+uint64_t tsc_hz(void)
+{
+	return 1000000;
+}
+
 /* Posting to a vCPU on another core: an IPI's worth of work. */
 void vcpu_post_interrupt(struct vcpu *v, uint8_t vector)
 {
@@ -166,7 +172,7 @@ static void sidecore_signal(struct world *w)
 {
 	spin_lock(&w->sidecore.lock);
 	guest_net_interrupt(&w->guest.net.net, VIRTIO_NET_CONFIG_CHANGE);
-	guest_net_flush(&w->guest.net);
+	guest_net_flush(&w->guest.net, 0);
 	spin_unlock(&w->sidecore.lock);
 }
 

@@ -256,7 +256,7 @@ static void run_sidecore(struct world *w, unsigned int sidecore)
 	net_switch_poll_rings(&w->sw, sidecore, 32);
 	for (unsigned int i = 0; i < GUESTS; i++) {
 		if (w->g[i]->dev.port.sidecore == sidecore)
-			virtio_net_flush_rx(&w->g[i]->dev);
+			virtio_net_flush(&w->g[i]->dev, 0);
 	}
 }
 
@@ -362,7 +362,7 @@ static void test_unicast_mergeable(void **state)
 	assert_int_equal(virtio_net_poll_tx(&a->dev, 32), 1);
 	assert_int_equal(vring_driver_used_idx(&b->rx), 0);	/* not published yet */
 	assert_int_equal(b->interrupts[VIRTIO_NET_RX_QUEUE], 0);
-	virtio_net_flush_rx(&b->dev);
+	virtio_net_flush(&b->dev, 0);
 	assert_int_equal(b->interrupts[VIRTIO_NET_RX_QUEUE], 1);
 
 	assert_int_equal(vring_driver_used_idx(&b->rx), 3);
@@ -408,7 +408,7 @@ static void test_tx_descriptor_layouts(void **state)
 
 		guest_send_shaped(w, a, b->mac, len, &plain, &shapes[i]);
 		assert_int_equal(virtio_net_poll_tx(&a->dev, 32), 1);
-		virtio_net_flush_rx(&b->dev);
+		virtio_net_flush(&b->dev, 0);
 		assert_int_equal(guest_receive(w, b, &hdr), len);
 		assert_memory_equal(w->received, w->frame, len);
 	}
@@ -435,7 +435,7 @@ static void test_gso_64k_untouched(void **state)
 	post_rx_buffers(b, 20, 4096);
 	guest_send_shaped(w, a, b->mac, NET_FRAME_MAX, &tso, &pages);
 	assert_int_equal(virtio_net_poll_tx(&a->dev, 32), 1);
-	virtio_net_flush_rx(&b->dev);
+	virtio_net_flush(&b->dev, 0);
 
 	assert_int_equal(guest_receive(w, b, &hdr), NET_FRAME_MAX);
 	assert_int_equal(hdr.num_buffers, (HDR + NET_FRAME_MAX + 4095) / 4096);
@@ -474,7 +474,7 @@ static void test_offloads_not_accepted(void **state)
 
 	guest_send_shaped(w, a, c->mac, 20000, &tso, &one_piece);
 	virtio_net_poll_tx(&a->dev, 32);
-	virtio_net_flush_rx(&c->dev);
+	virtio_net_flush(&c->dev, 0);
 	assert_nothing_received(w, c);
 	assert_int_equal(c->dev.stats.rx_offloads, 1);
 	assert_int_equal(c->dev.port.stats.rx_drops, 1);
@@ -482,7 +482,7 @@ static void test_offloads_not_accepted(void **state)
 	/* A partial checksum is fine for C, which has GUEST_CSUM... */
 	guest_send_shaped(w, a, c->mac, 400, &partial, &one_piece);
 	virtio_net_poll_tx(&a->dev, 32);
-	virtio_net_flush_rx(&c->dev);
+	virtio_net_flush(&c->dev, 0);
 	assert_int_equal(guest_receive(w, c, &hdr), 400);
 	assert_int_equal(hdr.flags, VIRTIO_NET_HDR_F_NEEDS_CSUM);
 
@@ -493,7 +493,7 @@ static void test_offloads_not_accepted(void **state)
 	guest_send_shaped(w, a, c->mac, 400, &partial, &one_piece);
 	guest_send(w, a, c->mac, 400);
 	virtio_net_poll_tx(&a->dev, 32);
-	virtio_net_flush_rx(&c->dev);
+	virtio_net_flush(&c->dev, 0);
 	assert_int_equal(guest_receive(w, c, &hdr), 400);
 	assert_int_equal(hdr.flags, 0);
 	assert_nothing_received(w, c);
@@ -515,7 +515,7 @@ static void test_rx_without_mergeable(void **state)
 	guest_send(w, a, b->mac, 1000);		/* the 100-byte buffer is too small */
 	guest_send(w, a, b->mac, 60);		/* but fits this one */
 	assert_int_equal(virtio_net_poll_tx(&a->dev, 32), 3);
-	virtio_net_flush_rx(&b->dev);
+	virtio_net_flush(&b->dev, 0);
 
 	assert_int_equal(guest_receive(w, b, &hdr), 1000);
 	assert_int_equal(hdr.num_buffers, 1);
@@ -600,7 +600,7 @@ static void test_no_rx_buffers(void **state)
 	configure_all(w, MERGEABLE);
 	guest_send(w, a, b->mac, 500);
 	assert_int_equal(virtio_net_poll_tx(&a->dev, 32), 1);	/* never waits */
-	virtio_net_flush_rx(&b->dev);
+	virtio_net_flush(&b->dev, 0);
 	assert_true(vring_driver_take_used(&a->tx, &id, &len));
 	assert_int_equal(b->dev.stats.rx_no_buffers, 1);
 	assert_int_equal(b->dev.port.stats.rx_drops, 1);
@@ -609,7 +609,7 @@ static void test_no_rx_buffers(void **state)
 	post_rx_buffers(b, 2, 1024);
 	guest_send(w, a, b->mac, 500);
 	virtio_net_poll_tx(&a->dev, 32);
-	virtio_net_flush_rx(&b->dev);
+	virtio_net_flush(&b->dev, 0);
 	assert_int_equal(guest_receive(w, b, &hdr), 500);
 }
 
@@ -624,13 +624,13 @@ static void test_partial_buffers_returned(void **state)
 	post_rx_buffers(b, 2, 512);
 	guest_send(w, a, b->mac, 1400);		/* needs three */
 	virtio_net_poll_tx(&a->dev, 32);
-	virtio_net_flush_rx(&b->dev);
+	virtio_net_flush(&b->dev, 0);
 	assert_int_equal(vring_driver_used_idx(&b->rx), 0);
 	assert_int_equal(b->dev.stats.rx_no_buffers, 1);
 
 	guest_send(w, a, b->mac, 900);		/* two will do */
 	virtio_net_poll_tx(&a->dev, 32);
-	virtio_net_flush_rx(&b->dev);
+	virtio_net_flush(&b->dev, 0);
 	assert_int_equal(guest_receive(w, b, &hdr), 900);
 	assert_int_equal(hdr.num_buffers, 2);
 	assert_memory_equal(w->received, w->frame, 900);
@@ -700,7 +700,7 @@ static void test_bad_tx_packets(void **state)
 		assert_int_equal(len, 0);
 	}
 
-	virtio_net_flush_rx(&b->dev);
+	virtio_net_flush(&b->dev, 0);
 	assert_int_equal(guest_receive(w, b, &hdr), 100);
 	assert_int_equal(hdr.flags, 0);
 	assert_int_equal(hdr.csum_start, 0);
@@ -743,6 +743,109 @@ static void test_interrupts_suppressed(void **state)
 	run_sidecore(w, 0);
 	assert_int_equal(a->interrupts[VIRTIO_NET_TX_QUEUE], 1);
 	assert_int_equal(b->interrupts[VIRTIO_NET_RX_QUEUE], 1);
+}
+
+/* --- transmit completion moderation ----------------------------------------- */
+
+#define HOLDOFF	100
+
+/* A held completion reaches the guest, and is signalled, at the deadline. */
+static void test_tx_holdoff_deadline(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *b = w->g[B];
+	struct virtio_net_hdr_v1 hdr;
+
+	configure_all(w, ALL);
+	a->dev.tx_holdoff = HOLDOFF;
+	post_rx_buffers(b, 8, 2048);
+	guest_send(w, a, b->mac, 300);
+	assert_int_equal(virtio_net_poll_tx(&a->dev, 32), 1);
+	virtio_net_flush(&a->dev, 1000);
+	virtio_net_flush(&b->dev, 1000);
+	assert_int_equal(guest_receive(w, b, &hdr), 300);	/* the frame is not held */
+	assert_int_equal(vring_driver_used_idx(&a->tx), 0);
+	virtio_net_flush(&a->dev, 1000 + HOLDOFF - 1);
+	assert_int_equal(vring_driver_used_idx(&a->tx), 0);
+	assert_int_equal(a->interrupts[VIRTIO_NET_TX_QUEUE], 0);
+	virtio_net_flush(&a->dev, 1000 + HOLDOFF);
+	assert_int_equal(vring_driver_used_idx(&a->tx), 1);
+	assert_int_equal(a->interrupts[VIRTIO_NET_TX_QUEUE], 1);
+	virtio_net_flush(&a->dev, 5000);
+	assert_int_equal(a->interrupts[VIRTIO_NET_TX_QUEUE], 1);
+}
+
+/*
+ * A receive publishes held completions with it; a driver that reclaims them
+ * in its receive poll (and moves used_event past them) gets no transmit
+ * interrupt at the deadline.
+ */
+static void test_tx_holdoff_rides_on_receive(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *b = w->g[B];
+	struct virtio_net_hdr_v1 hdr;
+	uint32_t id, len;
+
+	configure_all(w, ALL);
+	a->dev.tx_holdoff = HOLDOFF;
+	post_rx_buffers(a, 8, 2048);
+	post_rx_buffers(b, 8, 2048);
+	vring_driver_set_used_event(&a->tx, 0);
+	guest_send(w, a, b->mac, 64);
+	virtio_net_poll_tx(&a->dev, 32);
+	virtio_net_flush(&a->dev, 0);
+	virtio_net_flush(&b->dev, 0);
+	guest_send(w, b, a->mac, 80);
+	virtio_net_poll_tx(&b->dev, 32);
+	virtio_net_flush(&a->dev, 10);
+	assert_int_equal(vring_driver_used_idx(&a->tx), 1);
+	assert_int_equal(a->interrupts[VIRTIO_NET_RX_QUEUE], 1);
+	assert_int_equal(a->interrupts[VIRTIO_NET_TX_QUEUE], 0);
+	assert_int_equal(guest_receive(w, a, &hdr), 80);
+	assert_true(vring_driver_take_used(&a->tx, &id, &len));
+	vring_driver_set_used_event(&a->tx, 1);
+	virtio_net_flush(&a->dev, HOLDOFF);
+	assert_int_equal(a->interrupts[VIRTIO_NET_TX_QUEUE], 0);
+}
+
+/* Half a queue of completions does not wait for the deadline. */
+static void test_tx_holdoff_half_queue(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *b = w->g[B];
+
+	configure_all(w, ALL);
+	a->dev.tx_holdoff = HOLDOFF;
+	post_rx_buffers(b, QSIZE, 2048);
+	for (unsigned int i = 0; i < QSIZE / 2 - 1; i++)
+		guest_send(w, a, b->mac, 64);
+	virtio_net_poll_tx(&a->dev, QSIZE);
+	virtio_net_flush(&a->dev, 0);
+	assert_int_equal(vring_driver_used_idx(&a->tx), 0);
+	guest_send(w, a, b->mac, 64);
+	virtio_net_poll_tx(&a->dev, QSIZE);
+	virtio_net_flush(&a->dev, 1);
+	assert_int_equal(vring_driver_used_idx(&a->tx), QSIZE / 2);
+	assert_int_equal(a->interrupts[VIRTIO_NET_TX_QUEUE], 1);
+}
+
+/* A reset forgets held completions: the new rings start empty. */
+static void test_tx_holdoff_reset(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *b = w->g[B];
+
+	configure_all(w, ALL);
+	a->dev.tx_holdoff = HOLDOFF;
+	post_rx_buffers(b, 8, 2048);
+	guest_send(w, a, b->mac, 64);
+	virtio_net_poll_tx(&a->dev, 32);
+	virtio_net_reset(&a->dev);
+	guest_configure(a, ALL);
+	virtio_net_flush(&a->dev, 2 * HOLDOFF);
+	assert_int_equal(vring_driver_used_idx(&a->tx), 0);
+	assert_int_equal(a->interrupts[VIRTIO_NET_TX_QUEUE], 0);
 }
 
 /* --- broken guests ---------------------------------------------------------- */
@@ -983,7 +1086,7 @@ static void test_not_running(void **state)
 	assert_int_equal(virtio_net_poll_tx(&a->dev, 32), 0);
 	guest_send(w, b, a->mac, 100);
 	run_sidecore(w, 0);
-	virtio_net_flush_rx(&b->dev);
+	virtio_net_flush(&b->dev, 0);
 	assert_nothing_received(w, b);
 	assert_int_equal(virtio_net_read_config(&a->dev, 0, 1), a->mac[0]);
 }
@@ -1013,6 +1116,10 @@ int main(void)
 		T(test_bad_tx_packets),
 		T(test_tx_budget),
 		T(test_interrupts_suppressed),
+		T(test_tx_holdoff_deadline),
+		T(test_tx_holdoff_rides_on_receive),
+		T(test_tx_holdoff_half_queue),
+		T(test_tx_holdoff_reset),
 	};
 	const struct CMUnitTest broken[] = {
 		T(test_malformed_tx_ring),
