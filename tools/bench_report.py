@@ -8,16 +8,22 @@ before and after it ("counters: begin tag N" ... "counters: end tag N").
 Per run: the netperf figure, VM exits and interrupts per transaction (per
 MB for the stream tests) summed over both guests, doorbell (kick) writes,
 and how busy each core was: the sidecore's share of TSC time in poll passes
-that moved packets, each vCPU's share outside HLT.
+that moved packets, each vCPU's share outside HLT. Then, per run, the
+functions the sidecores' sampled profile found most often, named from the
+hypervisor's ELF symbols.
 """
 import argparse
+import bisect
 import re
+import subprocess
 import sys
 
 BENCH = re.compile(r'^\[\w+\] bench: (\S+) (\d+) tags (\d+) (\d+) elapsed ([\d.]+) '
                    r'result ([\d.]+) (\S+)')
 GUEST = re.compile(r'^counters: guest (\S+) vcpu (\d+) state \S+ exits (\d+) irqs (\d+) '
                    r'faults \d+ kicks (\d+) doorbells (\d+) halted_tsc (\d+)(.*)$')
+PROFILE_HZ = re.compile(r'^counters: profile sidecore \d+ hz (\d+) ')
+PROFILE = re.compile(r'^counters: profile sidecore (\d+) buckets((?: [0-9a-f]+:\d+)+)$')
 SIDECORE = re.compile(r'^counters: sidecore (\d+) cpu \d+ busy_polls (\d+) idle_polls (\d+) '
                       r'batches \d+ packets \d+ busy_tsc (\d+)')
 
@@ -28,8 +34,8 @@ def snapshots(lines):
     for line in lines:
         m = re.match(r'^counters: begin tag (\d+) tsc (\d+)$', line)
         if m:
-            current = shots.setdefault(int(m.group(1)),
-                                       {'tsc': int(m.group(2)), 'guest': {}, 'sidecore': {}})
+            current = shots.setdefault(int(m.group(1)), {'tsc': int(m.group(2)), 'guest': {},
+                                                         'sidecore': {}, 'profile': {}})
             continue
         if re.match(r'^counters: end tag \d+$', line):
             current = None
@@ -46,7 +52,44 @@ def snapshots(lines):
         m = SIDECORE.match(line)
         if m:
             current['sidecore'][int(m.group(1))] = int(m.group(4))
+        m = PROFILE.match(line)
+        if m:
+            for pair in m.group(2).split():
+                addr, count = pair.split(':')
+                key = int(addr, 16)
+                current['profile'][key] = current['profile'].get(key, 0) + int(count)
     return shots
+
+
+def symbols(elf):
+    """Sorted (address, name) of the ELF's functions, or [] without nm or the file."""
+    try:
+        out = subprocess.run(['nm', '-n', '--defined-only', elf], capture_output=True,
+                             text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return []
+    syms = []
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[1] in 'Tt' and not parts[2].startswith('__text'):
+            syms.append((int(parts[0], 16), parts[2]))
+    return syms
+
+
+def profile(before, after, syms, top=6):
+    """'name share, ...' for the functions hit most between two snapshots."""
+    addrs = [a for a, _ in syms]
+    hits, total = {}, 0
+    for addr, count in after.get('profile', {}).items():
+        n = count - before.get('profile', {}).get(addr, 0)
+        if n <= 0:
+            continue
+        i = bisect.bisect_right(addrs, addr) - 1
+        name = syms[i][1] if i >= 0 else hex(addr)
+        hits[name] = hits.get(name, 0) + n
+        total += n
+    ranked = sorted(hits.items(), key=lambda kv: -kv[1])[:top]
+    return total, ', '.join(f'`{name}` {100.0 * n / total:.0f}%' for name, n in ranked)
 
 
 def delta(shots, before, after, key):
@@ -60,6 +103,8 @@ def main():
     ap.add_argument('--cpus', default='')
     ap.add_argument('--ips', default='50000000')
     ap.add_argument('--command', default='')
+    ap.add_argument('--elf', default='build/sidecore.elf',
+                    help='the hypervisor that ran, for the profile\'s function names')
     ap.add_argument('--out')
     ap.add_argument('--csv', action='store_true',
                     help='print test,size,result,exits,irqs,doorbells,busy and write nothing')
@@ -67,7 +112,9 @@ def main():
 
     lines = [l.rstrip('\r\n') for l in open(a.log, errors='replace')]
     shots = snapshots(lines)
-    rows = []
+    syms = symbols(a.elf)
+    hz = next((m.group(1) for m in map(PROFILE_HZ.match, lines) if m), '?')
+    rows, profiles = [], []
     for line in lines:
         m = BENCH.match(line)
         if not m:
@@ -102,6 +149,8 @@ def main():
                      f'{delta(shots, before, after, "irqs") / units:.2f}' if units else '-',
                      str(delta(shots, before, after, 'doorbells')),
                      f'{busy:.1f}%', vcpus))
+        samples, where = profile(before, after, syms)
+        profiles.append((test, size, str(samples), where or '-'))
     if not rows:
         print('bench: no results in the log', file=sys.stderr)
         return 1
@@ -115,6 +164,10 @@ def main():
                '| test | size | netperf | exits | HLT exits | interrupts | doorbells | sidecore busy | vCPUs busy |',
                '|---|---|---|---|---|---|---|---|---|']
     section += ['| ' + ' | '.join(r) + ' |' for r in rows]
+    section += ['', 'Where the sidecore\'s time went: its RIP sampled '
+                f'at {hz} Hz of emulated time (docs/data-path.md, "Profile").', '',
+                '| test | size | samples | functions |', '|---|---|---|---|']
+    section += ['| ' + ' | '.join(r) + ' |' for r in profiles]
     section.append('')
     try:
         text = open(a.out).read()

@@ -37,6 +37,8 @@ struct percpu {
 	struct cpu_tables tables;
 	uint64_t vmxon_region;	/* this core's, from its node; 0 if none was free */
 	struct vcpu *vcpu;	/* the vCPU this core runs, if its role is VCPU */
+	/* Called with the interrupted RIP on each host timer interrupt, if set. */
+	void (*timer_tick)(uint64_t rip);
 };
 
 extern struct percpu percpu[MAX_CPUS];

@@ -9,11 +9,13 @@
 
 #include "arch/idt.h"
 #include "arch/lapic.h"
+#include "arch/tsc.h"
 #include "arch/x86.h"
 #include "config/config.h"
 #include "core/console.h"
 #include "core/percpu.h"
 #include "core/sidecore.h"
+#include "lib/profile.h"
 #include "mm/page_alloc.h"
 #include "net/fair.h"
 #include "net/spsc_ring.h"
@@ -29,6 +31,8 @@ _Static_assert(SIDECORE_MAX_PORTS >= GUEST_MAX, "a sidecore cannot serve every g
 _Static_assert(SIDECORE_MAX_PORTS + 1 <= NET_FAIR_MAX_SOURCES, "a pass has too few sources");
 /* A switch port per guest NIC and an uplink per sidecore. */
 _Static_assert(NET_MAX_PORTS >= GUEST_MAX + NET_MAX_SIDECORES, "the switch has too few ports");
+
+extern const char __text_start[], __text_end[];
 
 static struct sidecore sidecores[NET_MAX_SIDECORES];
 static unsigned int sidecore_count;
@@ -51,6 +55,16 @@ static struct spsc_ring *sidecore_alloc_ring(unsigned int node)
 	return ring;
 }
 
+static struct profile *sidecore_alloc_profile(unsigned int node)
+{
+	uint64_t bytes = (sizeof(struct profile) + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
+	struct profile *p = (struct profile *)(uintptr_t)page_alloc_node(node, bytes, PAGE_SIZE);
+
+	if (p)
+		profile_init(p, (uintptr_t)__text_start, (uintptr_t)__text_end);
+	return p;
+}
+
 void sidecore_setup(void)
 {
 	net_switch_init(&net_switch);
@@ -66,6 +80,7 @@ void sidecore_setup(void)
 		}
 		sidecores[sidecore_count].index = sidecore_count;
 		sidecores[sidecore_count].cpu = c;
+		sidecores[sidecore_count].profile = sidecore_alloc_profile(percpu[c].node);
 		sidecore_count++;
 	}
 	for (unsigned int from = 0; from < sidecore_count; from++) {
@@ -157,18 +172,62 @@ static unsigned int sidecore_poll(struct sidecore *sc, bool *active)
 	return moved;
 }
 
+static uint64_t profile_period;
+
+/* The host timer's interrupt on a sidecore: one sample, then the next deadline. */
+static void sidecore_profile_tick(uint64_t rip)
+{
+	struct sidecore *sc = sidecore_of_cpu(this_cpu()->cpu);
+
+	profile_sample(sc->profile, rip);
+	lapic_timer_arm(rdtsc() + profile_period);
+}
+
+/*
+ * The profile's timer is the only interrupt a sidecore takes while it
+ * polls: its handler counts and re-arms, touching nothing the loop holds.
+ */
+static void sidecore_start_profile(struct sidecore *sc)
+{
+	if (!sc->profile)
+		return;
+	profile_period = tsc_hz() / SIDECORE_PROFILE_HZ;
+	lapic_timer_init();
+	this_cpu()->timer_tick = sidecore_profile_tick;
+	lapic_timer_arm(rdtsc() + profile_period);
+}
+
 void sidecore_run(struct sidecore *sc)
 {
 	printk("sidecore %u: polling on cpu %u, %u ports\n", sc->index, sc->cpu,
 	       sc->port_count);
+	sidecore_start_profile(sc);
 	for (;;) {
 		bool active = false;
 
+		irq_enable();
 		sidecore_poll(sc, &active);
 		if (console_drain() || active)
 			cpu_relax();
 		else
 			cpu_idle();	/* nothing live: wait for sidecore_wake() */
+	}
+}
+
+/* The profile's hit buckets, a bounded number per line. */
+static void sidecore_print_profile(const struct sidecore *sc)
+{
+	char pairs[160];
+	unsigned int next = 0;
+
+	if (!sc->profile)
+		return;
+	printk("counters: profile sidecore %u hz %u samples %lu outside %lu\n", sc->index,
+	       SIDECORE_PROFILE_HZ, sc->profile->samples, sc->profile->outside);
+	while (next < sc->profile->buckets) {
+		next = profile_format(sc->profile, next, pairs, sizeof(pairs));
+		if (pairs[0])
+			printk("counters: profile sidecore %u buckets%s\n", sc->index, pairs);
 	}
 }
 
@@ -181,6 +240,8 @@ void sidecore_print_counters(void)
 		       i, sidecores[i].cpu, s->busy_polls, s->idle_polls, s->batches, s->packets,
 		       sidecores[i].busy_tsc);
 	}
+	for (unsigned int i = 0; i < sidecore_count; i++)
+		sidecore_print_profile(&sidecores[i]);
 	for (unsigned int i = 0; i < sidecore_count; i++) {
 		for (unsigned int p = 0; p < sidecores[i].port_count; p++) {
 			const struct guest_net *gn = sidecores[i].port[p];

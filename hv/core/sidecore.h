@@ -19,8 +19,11 @@
 #define SIDECORE_QUANTUM	8	/* packets per queue per turn within a poll */
 /* How long a transmit completion may wait for company (docs/data-path.md). */
 #define SIDECORE_TX_HOLDOFF_US	100
+/* Samples per second of the sidecore's profile (docs/data-path.md "Profile"). */
+#define SIDECORE_PROFILE_HZ	2000
 
 struct guest_net;
+struct profile;
 
 struct sidecore {
 	unsigned int index;		/* the switch's sidecore number */
@@ -31,6 +34,7 @@ struct sidecore {
 	unsigned int port_count;
 	unsigned int next_source;	/* served first in the next pass */
 	uint64_t busy_tsc;		/* TSC ticks in passes that moved packets */
+	struct profile *profile;	/* on the sidecore's node; NULL if none was free */
 };
 
 /* One struct sidecore per CPU whose role is SIDECORE, and the rings between them. */

@@ -3,3 +3,5 @@
 PURE_SRCS += hv/lib/copy.c
 # The console's lossy ring and the token bucket limiting guest lines, host-tested.
 PURE_SRCS += hv/lib/log_ring.c hv/lib/ratelimit.c
+# A sampled RIP histogram per sidecore (docs/data-path.md "Profile"), host-tested.
+PURE_SRCS += hv/lib/profile.c
