@@ -77,7 +77,7 @@ def symbols(elf):
 
 
 def profile(before, after, syms, top=6):
-    """'name share, ...' for the functions hit most between two snapshots."""
+    """Samples, 'name share, ...' of the functions hit most, and the top name."""
     addrs = [a for a, _ in syms]
     hits, total = {}, 0
     for addr, count in after.get('profile', {}).items():
@@ -89,7 +89,8 @@ def profile(before, after, syms, top=6):
         hits[name] = hits.get(name, 0) + n
         total += n
     ranked = sorted(hits.items(), key=lambda kv: -kv[1])[:top]
-    return total, ', '.join(f'`{name}` {100.0 * n / total:.0f}%' for name, n in ranked)
+    return (total, ', '.join(f'`{name}` {100.0 * n / total:.0f}%' for name, n in ranked),
+            ranked[0][0] if ranked else '')
 
 
 def delta(shots, before, after, key):
@@ -103,11 +104,13 @@ def main():
     ap.add_argument('--cpus', default='')
     ap.add_argument('--ips', default='50000000')
     ap.add_argument('--command', default='')
+    ap.add_argument('--guest-args', default='', help='extra guest kernel parameters of the run')
     ap.add_argument('--elf', default='build/sidecore.elf',
                     help='the hypervisor that ran, for the profile\'s function names')
     ap.add_argument('--out')
     ap.add_argument('--csv', action='store_true',
-                    help='print test,size,result,exits,irqs,doorbells,busy and write nothing')
+                    help='print test,size,result,exits,irqs,doorbells,busy,top function '
+                         'and write nothing')
     a = ap.parse_args()
 
     lines = [l.rstrip('\r\n') for l in open(a.log, errors='replace')]
@@ -139,17 +142,17 @@ def main():
         exits = delta(shots, before, after, 'exits')
         hlt = sum(after['guest'][g]['reasons'].get('hlt', 0) -
                   before['guest'][g]['reasons'].get('hlt', 0) for g in after['guest'])
+        samples, where, top = profile(before, after, syms)
         if a.csv:
             print(f'{test},{size},{result},{exits / units if units else 0:.3f},'
                   f'{delta(shots, before, after, "irqs") / units if units else 0:.3f},'
-                  f'{delta(shots, before, after, "doorbells")},{busy:.1f}')
+                  f'{delta(shots, before, after, "doorbells")},{busy:.1f},{top or "-"}')
         rows.append((test, size, f'{result:.2f} {unit}',
                      f'{exits / units:.2f} / {per}' if units else '-',
                      f'{hlt / units:.2f}' if units else '-',
                      f'{delta(shots, before, after, "irqs") / units:.2f}' if units else '-',
                      str(delta(shots, before, after, 'doorbells')),
                      f'{busy:.1f}%', vcpus))
-        samples, where = profile(before, after, syms)
         profiles.append((test, size, str(samples), where or '-'))
     if not rows:
         print('bench: no results in the log', file=sys.stderr)
@@ -158,6 +161,8 @@ def main():
         return 0
 
     heading = f'## {a.model}, {a.cpus} CPUs, ips {a.ips}'
+    if a.guest_args:
+        heading += f', guests with `{a.guest_args}`'
     section = [heading, '',
                f'Command: `{a.command}` (Bochs `cpu: model={a.model}, count={a.cpus}, ips={a.ips}`, '
                '`clock: sync=none`: time is instruction count).', '',

@@ -26,7 +26,8 @@ run_bench() {
 	python3 tools/bench_report.py --log $out/$1.log --csv >$out/$1.csv 2>$out/$1.err
 }
 
-# field SCENARIO TEST COLUMN: a column of the CSV (3 result, 4 exits, 6 doorbells).
+# field SCENARIO TEST COLUMN: a column of the CSV (3 result, 4 exits, 6 doorbells,
+# 8 the sidecore's most sampled function).
 field() { awk -F, -v t="$2" -v c="$3" '$1 == t { print $c }' $out/$1.csv; }
 
 check_tests() {
@@ -45,6 +46,11 @@ scenario_haswell() {
 	run_bench haswell corei7_haswell_4770 3
 	tap_line $out/haswell.log '\[beta\] ping: loss 0%' "haswell: ping, 0% loss"
 	check_tests haswell TCP_RR UDP_RR TCP_STREAM TCP_MAERTS
+	clean $out/haswell.log | grep -q '^counters: profile sidecore 0 hz [0-9]* samples [1-9][0-9]* outside 0$'
+	tap_result $? "haswell: the sidecore's profile has samples, all inside the text"
+	top=$(field haswell TCP_STREAM 8)
+	[ -n "$top" ] && [ "$top" != - ] && [ "${top#0x}" = "$top" ]
+	tap_result $? "haswell: the profile names the stream's busiest sidecore function (${top:-none})"
 	tap_line $out/haswell.log 'vmx: cpu 1 ok .* vid=1 .*' "haswell: virtual-interrupt delivery offered"
 	! clean $out/haswell.log | grep -q '^counters: guest .* apic_access='
 	tap_result $? "haswell: no APIC-access exits (virtualized APIC)"

@@ -33,18 +33,18 @@ static void test_buckets(void **state)
 	struct profile *p = new_profile(100);
 
 	(void)state;
-	assert_int_equal(p->buckets, 4);	/* 100 bytes in 32-byte buckets */
+	assert_int_equal(p->buckets, (100 + PROFILE_BUCKET - 1) / PROFILE_BUCKET);
 	profile_sample(p, TEXT);
-	profile_sample(p, TEXT + 31);
-	profile_sample(p, TEXT + 32);
+	profile_sample(p, TEXT + PROFILE_BUCKET - 1);
+	profile_sample(p, TEXT + PROFILE_BUCKET);
 	profile_sample(p, TEXT + 99);
 	profile_sample(p, TEXT - 1);
-	profile_sample(p, TEXT + 4 * PROFILE_BUCKET);
+	profile_sample(p, TEXT + (uint64_t)p->buckets * PROFILE_BUCKET);
 	profile_sample(p, 0);
 	profile_sample(p, UINT64_MAX);
 	assert_int_equal(p->count[0], 2);
 	assert_int_equal(p->count[1], 1);
-	assert_int_equal(p->count[3], 1);
+	assert_int_equal(p->count[99 / PROFILE_BUCKET], 1);
 	assert_int_equal(p->samples, 8);
 	assert_int_equal(p->outside, 4);
 	free(p);
