@@ -49,8 +49,9 @@ for row in $rows; do
 	esac
 	snapshot
 	before=$tag
+	# A run that stalls is cut off and reported, and the next one runs.
 	# shellcheck disable=SC2086
-	out=$(netperf -H "$peer" -t "$t" -l "$seconds" -P 0 -- $opts) || rc=1
+	out=$(timeout $((seconds + 60)) netperf -H "$peer" -t "$t" -l "$seconds" -P 0 -- $opts) || rc=1
 	snapshot
 	line=$(echo "$out" | awk 'NF >= 5 { l = $0 } END { print l }')
 	set -- $line

@@ -18,7 +18,7 @@
 #define SIDECORE_BATCH		32	/* packets per queue per poll (docs/data-path.md) */
 #define SIDECORE_QUANTUM	8	/* packets per queue per turn within a poll */
 /* How long a transmit completion may wait for company (docs/data-path.md). */
-#define SIDECORE_TX_HOLDOFF_US	100
+#define SIDECORE_TX_HOLDOFF_US	1000
 /* Samples per second of the sidecore's profile (docs/data-path.md "Profile"). */
 #define SIDECORE_PROFILE_HZ	2000
 

@@ -7,29 +7,6 @@
  */
 #include "lib/copy.h"
 
-#define CPUID7_EBX_ERMS	(1u << 9)	/* SDM Vol. 2A, CPUID leaf 07H */
-
-bool copy_cpu_has_erms(void)
-{
-	uint32_t eax, ebx, ecx, edx;
-
-	asm volatile("cpuid" : "=a"(eax), "=b"(ebx), "=c"(ecx), "=d"(edx) : "a"(0), "c"(0));
-	if (eax < 7)
-		return false;
-	asm volatile("cpuid" : "=a"(eax), "=b"(ebx), "=c"(ecx), "=d"(edx) : "a"(7), "c"(0));
-	return ebx & CPUID7_EBX_ERMS;
-}
-
-void copy_erms(void *dst, const void *src, size_t n)
-{
-	asm volatile("rep movsb" : "+D"(dst), "+S"(src), "+c"(n) : : "memory");
-}
-
-void fill_erms(void *dst, uint8_t c, size_t n)
-{
-	asm volatile("rep stosb" : "+D"(dst), "+c"(n) : "a"(c) : "memory");
-}
-
 void copy_qwords(void *dst, const void *src, size_t n)
 {
 	size_t words = n / 8, tail = n % 8;

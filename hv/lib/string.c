@@ -10,25 +10,9 @@
 
 #include "lib/copy.h"
 
-/*
- * Enhanced REP MOVSB/STOSB, asked of CPUID on first use: every core of a
- * machine gives the same answer, so a race here only repeats the question.
- */
-static bool string_erms(void)
-{
-	static int erms = -1;
-
-	if (erms < 0)
-		erms = copy_cpu_has_erms();
-	return erms;
-}
-
 void *memcpy(void *dst, const void *src, size_t n)
 {
-	if (string_erms())
-		copy_erms(dst, src, n);
-	else
-		copy_qwords(dst, src, n);
+	copy_qwords(dst, src, n);
 	return dst;
 }
 
@@ -46,10 +30,7 @@ void *memmove(void *dst, const void *src, size_t n)
 
 void *memset(void *dst, int c, size_t n)
 {
-	if (string_erms())
-		fill_erms(dst, (uint8_t)c, n);
-	else
-		fill_qwords(dst, (uint8_t)c, n);
+	fill_qwords(dst, (uint8_t)c, n);
 	return dst;
 }
 

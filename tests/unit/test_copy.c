@@ -69,22 +69,10 @@ static void check_fill(fill_fn fill)
 	}
 }
 
-static void test_copy_erms(void **state)
-{
-	(void)state;
-	check_copy(copy_erms);
-}
-
 static void test_copy_qwords(void **state)
 {
 	(void)state;
 	check_copy(copy_qwords);
-}
-
-static void test_fill_erms(void **state)
-{
-	(void)state;
-	check_fill(fill_erms);
 }
 
 static void test_fill_qwords(void **state)
@@ -103,19 +91,13 @@ static void test_copy_overlap_forward(void **state)
 		copy_qwords(src_buf, src_buf + shift, 1000);
 		memmove(ref_buf, ref_buf + shift, 1000);
 		assert_memory_equal(src_buf, ref_buf, BUF_SIZE);
-		for (size_t i = 0; i < BUF_SIZE; i++)
-			src_buf[i] = (uint8_t)i;
-		copy_erms(src_buf, src_buf + shift, 1000);
-		assert_memory_equal(src_buf, ref_buf, BUF_SIZE);
 	}
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_copy_erms),
 		cmocka_unit_test(test_copy_qwords),
-		cmocka_unit_test(test_fill_erms),
 		cmocka_unit_test(test_fill_qwords),
 		cmocka_unit_test(test_copy_overlap_forward),
 	};
