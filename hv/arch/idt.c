@@ -103,10 +103,11 @@ void idt_dispatch(struct trap_frame *f);
 
 void idt_dispatch(struct trap_frame *f)
 {
-	/* A posted-interrupt notification taken outside the guest only wakes: the
-	 * vCPU's core collects the descriptor before its next entry. */
+	/* A sidecore samples its profile on its timer (docs/data-path.md). */
 	if (f->vector == VECTOR_TIMER && this_cpu()->timer_tick)
 		this_cpu()->timer_tick(f->rip);
+	/* A posted-interrupt notification taken outside the guest only wakes: the
+	 * vCPU's core collects the descriptor before its next entry. */
 	if (f->vector == VECTOR_WAKEUP || f->vector == VECTOR_TIMER ||
 	    f->vector == VECTOR_POSTED) {
 		lapic_eoi();
