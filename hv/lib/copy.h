@@ -6,9 +6,9 @@
  *
  * REP MOVSQ/STOSQ move 8 bytes an iteration, then REP MOVSB/STOSB the tail.
  * With fast strings (IA32_MISC_ENABLE bit 0, SDM Vol. 1 §7.3.9.3) a large
- * REP MOVSQ runs as fast as REP MOVSB does on ERMS CPUs; under Bochs, which
- * charges an instruction per iteration, it costs an eighth as much, and a
- * sidecore that serves many guests spends most of its time here
+ * REP MOVSQ runs as fast as REP MOVSB does on ERMS CPUs; under Bochs, whose
+ * clock advances once per iteration, it costs an eighth as much, and a
+ * sidecore that serves many guests spends much of its time here
  * (docs/results.md), so the word form is used whatever CPUID says.
  */
 #ifndef SIDECORE_LIB_COPY_H
