@@ -2,8 +2,9 @@
 /*
  * plan.h - where each configured guest runs: its node, the cores its vCPUs
  * are pinned to, how much of the node's memory it takes, and the sidecore
- * that serves its devices (DESIGN.md §1). Pure: the hypervisor plans on
- * the machine it booted on, the host tool on a machine's ACPI tables.
+ * that serves its devices (docs/architecture.md). Pure: the hypervisor
+ * plans on the machine it booted on, the host tool on a machine's ACPI
+ * tables.
  *
  * Nothing is squeezed to fit: a guest that needs more cores or memory than
  * its node has left is reported and not placed, and the other guests are

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * main.c - the boot sequence (DESIGN.md §3): console, boot information,
+ * main.c - the boot sequence (docs/boot.md): console, boot information,
  * ACPI topology, memory, paging, local APIC, TSC, application processors,
  * VMX on every core, roles, and the machine-readable boot summary.
  */

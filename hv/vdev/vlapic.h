@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * vlapic.h - a guest's local APIC in xAPIC mode (the stock kernel falls back
- * to xAPIC without interrupt remapping, DESIGN.md §4). Pure state machine:
+ * to xAPIC without interrupt remapping, docs/vmx.md). Pure state machine:
  * the vCPU feeds it register accesses and the current TSC, and asks which
  * vector to inject and when the timer fires.
  */

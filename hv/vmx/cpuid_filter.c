@@ -57,7 +57,7 @@
  * 15 PDCM: IA32_PERF_CAPABILITIES; there is no guest PMU (leaf 0AH is zero).
  * 18 DCA: the platform's DCA MSR and leaf 9 belong to the host.
  * 21 x2APIC: Linux keeps x2APIC mode only on hypervisors it recognises, so
- *    the guest uses the xAPIC page (DESIGN.md §4).
+ *    the guest uses the xAPIC page (docs/vmx.md).
  */
 #define CPUID1_ECX_KEEP	(CPUID1_ECX_SSE3 | CPUID1_ECX_PCLMULQDQ | CPUID1_ECX_SSSE3 | \
 			 CPUID1_ECX_FMA | CPUID1_ECX_CMPXCHG16B | CPUID1_ECX_PCID | \
