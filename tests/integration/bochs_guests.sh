@@ -61,7 +61,7 @@ scenario_pair() {
 	tools/run-bochs --model corei7_haswell_4770 --cpus 3 --mem 1024 --log $log \
 		--until "guest alpha: stopped" --until "guest beta: crashed" \
 		--timeout 900 build/test-guests-pair.iso
-	tap_result $? "pair: both guests end"
+	tap_run $? "pair: both guests end" $log
 	check_platform $log alpha 192
 	check_platform $log beta 192
 	tap_line $log 'guest alpha: stopped \(powered off\)' "alpha powers off cleanly"
@@ -77,7 +77,7 @@ scenario_restart() {
 	tools/run-bochs --model corei7_haswell_4770 --cpus 3 --mem 1024 --log $log \
 		--until "guest beta: restarting (restart 2)" --timeout 1200 \
 		build/test-guests-restart.iso
-	tap_result $? "restart: beta crashes, restarts and crashes again"
+	tap_run $? "restart: beta crashes, restarts and crashes again" $log
 	tap_line $log 'guest beta: crashed \(triple fault\)' "beta's triple fault is reported"
 	tap_line $log 'guest beta: restarting \(restart 1\)' "beta is restarted (on_crash = restart)"
 	ups=$(clean $log | sed -n '/^guest beta: restarting (restart 1)/,$p' |
@@ -95,7 +95,7 @@ scenario_badinput() {
 	local log=$out/badinput.log
 	tools/run-bochs --model corei5_lynnfield_750 --cpus 2 --mem 1024 --log $log \
 		--until "guest good: stopped" --timeout 900 build/test-guests-badinput.iso
-	tap_result $? "badinput: the good guest runs to the end"
+	tap_run $? "badinput: the good guest runs to the end" $log
 	tap_line $log 'vmx: cpu 1 ok ept=1 vpid=1 ug=0 .*' "Nehalem model: no unrestricted guest"
 	tap_line $log "config line 4: key 'kernel': guest 'nokernel': no boot module named 'vmlinuz-missing'" \
 		"missing kernel module reported with line and key"

@@ -20,9 +20,11 @@ clean() { tr -d '\r' <"$1"; }
 
 # run_bench SCENARIO MODEL CPUS: boots the scenario's ISO until the bench ends.
 run_bench() {
+	local status
 	tools/run-bochs --model "$2" --cpus "$3" --mem 1024 --log $out/$1.log \
 		--until "bench: done" --timeout 2400 build/test-guests-net-$1.iso
-	tap_result $? "$1: the benchmark runs to the end"
+	status=$?
+	tap_run $status "$1: the benchmark runs to the end (run-bochs: $status)" $out/$1.log
 	python3 tools/bench_report.py --log $out/$1.log --csv >$out/$1.csv 2>$out/$1.err
 }
 

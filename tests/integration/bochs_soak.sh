@@ -48,7 +48,7 @@ while [ -z "$status" ]; do
 	fi
 done
 [ "$status" -eq 0 ]
-tap_result $? "soak: gamma restarts $restarts times, then beta runs a round (run-bochs: $status)"
+tap_run $? "soak: gamma restarts $restarts times, then beta runs a round (run-bochs: $status)" $log
 tap_no_line $log '^(panic|exception):' "soak: the hypervisor neither panicked nor faulted"
 
 # gamma: a life of malformed rings, then a crash, each time.

@@ -36,6 +36,20 @@ tap_node_mem() {
 	tap_result $? "$4 (got ${got:-nothing}, told $3)"
 }
 
+# tap_tail LOG [N]: the last N (default 12) lines of a serial log as TAP
+# comments, profile buckets left out: what a failed run was doing.
+tap_tail() {
+	tr -d '\r' <"$1" | grep -v '^counters: profile .* buckets ' | tail -n "${2:-12}" |
+		sed 's/^/# /'
+}
+
+# tap_run STATUS NAME LOG: the result of an emulator run; a failed one
+# shows the tail of its serial log.
+tap_run() {
+	tap_result "$1" "$2"
+	[ "$1" -eq 0 ] || tap_tail "$3" 30
+}
+
 tap_done() {
 	echo "1..$tap_count"
 	[ "$tap_failed" -eq 0 ]
