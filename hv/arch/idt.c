@@ -6,13 +6,13 @@
  */
 #include <stdint.h>
 
+#include "arch/console.h"
 #include "arch/extable.h"
 #include "arch/idt.h"
 #include "arch/lapic.h"
+#include "arch/percpu.h"
 #include "arch/x86.h"
 #include "boot/boot.h"
-#include "core/console.h"
-#include "core/percpu.h"
 
 #define STUB_SIZE 16		/* .balign 16 in isr.S */
 #define VECTOR_UD 6

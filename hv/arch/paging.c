@@ -6,10 +6,10 @@
  */
 #include <string.h>
 
+#include "arch/console.h"
 #include "arch/paging.h"
 #include "arch/x86.h"
 #include "boot/boot.h"
-#include "core/console.h"
 #include "mm/page_alloc.h"
 
 #define GIB ((uint64_t)1 << 30)

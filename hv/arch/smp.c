@@ -5,13 +5,13 @@
  */
 #include <string.h>
 
+#include "arch/console.h"
 #include "arch/lapic.h"
 #include "arch/paging.h"
+#include "arch/percpu.h"
 #include "arch/smp.h"
 #include "arch/tsc.h"
 #include "arch/x86.h"
-#include "core/console.h"
-#include "core/percpu.h"
 #include "mm/page_alloc.h"
 
 #define AP_REPORT_TIMEOUT_US	200000

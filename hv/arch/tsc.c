@@ -3,9 +3,9 @@
  * tsc.c - TSC frequency from CPUID leaf 0x15 (SDM Vol. 3B §18.7.3) or 0x16
  * where the CPU reports them, else measured against PIT channel 2.
  */
+#include "arch/console.h"
 #include "arch/tsc.h"
 #include "arch/x86.h"
-#include "core/console.h"
 
 #define PIT_HZ			1193182
 #define PIT_CHANNEL2		0x42

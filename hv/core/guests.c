@@ -6,17 +6,18 @@
  */
 #include <string.h>
 
+#include "arch/console.h"
 #include "arch/idt.h"
 #include "arch/lapic.h"
+#include "arch/percpu.h"
 #include "arch/x86.h"
 #include "config/plan.h"
-#include "core/console.h"
 #include "core/guests.h"
-#include "core/percpu.h"
 #include "core/sidecore.h"
 #include "lib/printf.h"
 #include "mm/page_alloc.h"
 #include "vm/vm.h"
+#include "vmx/vmx.h"
 
 /* Per node, kept back from guests for EPT tables, VMCS pages and buffers. */
 #define NODE_RESERVE_BYTES (16ull << 20)
@@ -62,10 +63,10 @@ static void guests_create_one(const struct config_guest *cg, const struct plan_g
 	struct guest *g = &guests[guest_count];
 
 	for (unsigned int i = 0; i < pg->vcpu_count; i++) {
-		if (!percpu[pg->cpu[i]].vmx.ok) {
+		if (!percpu[pg->cpu[i]].vmx->ok) {
 			printk("config line %u: key 'cpus': guest '%s': cpu %u has no usable VMX (%s)\n",
 			       config_guest_line(cg, CONFIG_KEY_CPUS), cg->name, pg->cpu[i],
-			       percpu[pg->cpu[i]].vmx.reason);
+			       percpu[pg->cpu[i]].vmx->reason);
 			return;
 		}
 	}

@@ -6,9 +6,11 @@
  */
 #include <string.h>
 
+#include "arch/console.h"
 #include "arch/idt.h"
 #include "arch/lapic.h"
 #include "arch/paging.h"
+#include "arch/percpu.h"
 #include "arch/pic.h"
 #include "arch/safe_insn.h"
 #include "arch/smp.h"
@@ -16,9 +18,7 @@
 #include "arch/x86.h"
 #include "config/config.h"
 #include "core/bootinfo.h"
-#include "core/console.h"
 #include "core/guests.h"
-#include "core/percpu.h"
 #include "core/sidecore.h"
 #include "drivers/serial.h"
 #include "lib/printf.h"
@@ -26,6 +26,7 @@
 #include "platform/acpi.h"
 #include "platform/topology.h"
 #include "vm/vm.h"
+#include "vmx/vmx.h"
 
 #define MIB ((uint64_t)1 << 20)
 #define LOW_MEMORY_END MIB
@@ -40,6 +41,8 @@ static struct memmap free_ram;
 static struct memmap node_ram;
 static struct config config;
 static bool booted;	/* roles are final: sidecores may start */
+/* Each core's VMX capabilities, lent to percpu[] (vmx/ sits above arch/). */
+static struct vmx_caps vmx_caps[MAX_CPUS];
 static bool extable_fixed[MAX_CPUS];	/* the probe's fault came back as an error */
 
 /* The boot map covers 4 GiB until paging_init; after it, all RAM. */
@@ -135,11 +138,11 @@ static bool main_probe_extable(uint64_t vmx_basic)
 static void main_probe_vmx(unsigned int cpu)
 {
 	if (!percpu[cpu].vmxon_region)
-		percpu[cpu].vmx.reason = "no memory for the VMXON region";
+		percpu[cpu].vmx->reason = "no memory for the VMXON region";
 	else
-		vmx_probe(&percpu[cpu].vmx, percpu[cpu].vmxon_region);
-	if (percpu[cpu].vmx.ok)
-		extable_fixed[cpu] = main_probe_extable(percpu[cpu].vmx.basic);
+		vmx_probe(percpu[cpu].vmx, percpu[cpu].vmxon_region);
+	if (percpu[cpu].vmx->ok)
+		extable_fixed[cpu] = main_probe_extable(percpu[cpu].vmx->basic);
 	__atomic_store_n(&percpu[cpu].vmx_probed, true, __ATOMIC_RELEASE);
 }
 
@@ -189,7 +192,7 @@ static void main_print_vmx(void)
 	bool any = false;
 
 	for (unsigned int c = 0; c < topo.cpu_count; c++) {
-		const struct vmx_caps *v = &percpu[c].vmx;
+		const struct vmx_caps *v = percpu[c].vmx;
 
 		if (!percpu[c].online)
 			continue;
@@ -206,10 +209,10 @@ static void main_print_vmx(void)
 		       v->ept_1g_pages, v->ept_ad_bits);
 	}
 	if (!any)
-		printk("vmx: unavailable (%s)\n", percpu[0].vmx.reason);
+		printk("vmx: unavailable (%s)\n", percpu[0].vmx->reason);
 	for (unsigned int c = 0; c < topo.cpu_count && any; c++)
-		if (percpu[c].online && !percpu[c].vmx.ok)
-			printk("vmx: cpu %u unavailable (%s)\n", c, percpu[c].vmx.reason);
+		if (percpu[c].online && !percpu[c].vmx->ok)
+			printk("vmx: cpu %u unavailable (%s)\n", c, percpu[c].vmx->reason);
 }
 
 /* One line for the exception-table probe of every VMX core; none without VMX. */
@@ -218,7 +221,7 @@ static void main_print_extable(void)
 	unsigned int probed = 0;
 
 	for (unsigned int c = 0; c < topo.cpu_count; c++) {
-		if (!percpu[c].online || !percpu[c].vmx.ok)
+		if (!percpu[c].online || !percpu[c].vmx->ok)
 			continue;
 		if (!extable_fixed[c]) {
 			printk("extable: fault fixup failed on cpu %u\n", c);
@@ -296,6 +299,7 @@ void hv_main(uint32_t magic, const void *mbi)
 		percpu[c].cpu = c;
 		percpu[c].apic_id = topo.cpu[c].apic_id;
 		percpu[c].node = topo.cpu[c].node;
+		percpu[c].vmx = &vmx_caps[c];
 		percpu[c].vmxon_region = page_alloc_node(percpu[c].node, PAGE_SIZE, PAGE_SIZE);
 	}
 	percpu[bsp_cpu].online = true;

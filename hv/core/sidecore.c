@@ -7,13 +7,13 @@
  */
 #include <string.h>
 
+#include "arch/console.h"
 #include "arch/idt.h"
 #include "arch/lapic.h"
+#include "arch/percpu.h"
 #include "arch/tsc.h"
 #include "arch/x86.h"
 #include "config/config.h"
-#include "core/console.h"
-#include "core/percpu.h"
 #include "core/sidecore.h"
 #include "lib/profile.h"
 #include "mm/page_alloc.h"

@@ -11,7 +11,7 @@
 
 #include <stdbool.h>
 
-#include "core/spinlock.h"
+#include "arch/spinlock.h"
 #include "net/net.h"
 
 #define SIDECORE_MAX_PORTS	LIMIT_GUESTS	/* one sidecore may serve every guest */

@@ -18,7 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/spinlock.h"
+#include "arch/spinlock.h"
 
 #define PCI_SLOTS		32
 #define PCI_CONFIG_SIZE		256

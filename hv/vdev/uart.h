@@ -18,7 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/spinlock.h"
+#include "arch/spinlock.h"
 
 #define UART_COM1_BASE	0x3f8
 #define UART_PORTS	8

@@ -9,9 +9,9 @@
  */
 #include <stdarg.h>
 
+#include "arch/console.h"
 #include "arch/tsc.h"
 #include "arch/x86.h"
-#include "core/console.h"
 #include "lib/printf.h"
 #include "lib/ratelimit.h"
 #include "vm/guest_log.h"

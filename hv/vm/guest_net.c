@@ -23,8 +23,8 @@
 
 #include <linux/virtio_pci.h>
 
+#include "arch/console.h"
 #include "arch/tsc.h"
-#include "core/console.h"
 #include "core/sidecore.h"
 #include "vdev/msi.h"
 #include "vm/guest_layout.h"

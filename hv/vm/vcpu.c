@@ -6,20 +6,21 @@
  */
 #include <string.h>
 
+#include "arch/console.h"
 #include "arch/gdt.h"
 #include "arch/idt.h"
 #include "arch/lapic.h"
+#include "arch/percpu.h"
 #include "arch/tsc.h"
 #include "arch/x86.h"
 #include "boot/boot.h"
-#include "core/console.h"
-#include "core/percpu.h"
 #include "mm/page_alloc.h"
 #include "vm/guest_layout.h"
 #include "vm/vm.h"
 #include "vmx/cpuid_filter.h"
 #include "vmx/exit_rules.h"
 #include "vmx/vmcs.h"
+#include "vmx/vmx.h"
 
 #define PAT_DEFAULT	0x0007040600070406ull	/* power-on value, SDM Vol. 3A §13.12.4 */
 #define EFER_LME	(1ull << 8)
@@ -305,7 +306,7 @@ static void vcpu_setup_guest_state(struct vcpu *v)
 
 bool vcpu_reset(struct vcpu *v)
 {
-	const struct vmx_caps *caps = &this_cpu()->vmx;
+	const struct vmx_caps *caps = this_cpu()->vmx;
 	uint32_t *vapic = (uint32_t *)(uintptr_t)v->virtual_apic;
 
 	*(uint32_t *)(uintptr_t)v->vmcs = caps->revision;
@@ -466,7 +467,7 @@ static void vcpu_deliver_interrupts(struct vcpu *v)
 /* The preemption timer ends guest execution at the guest's timer deadline. */
 static void vcpu_arm_preemption_timer(struct vcpu *v)
 {
-	const struct vmx_caps *caps = &this_cpu()->vmx;
+	const struct vmx_caps *caps = this_cpu()->vmx;
 	uint64_t deadline = v->lapic.timer_deadline, now, ticks;
 	uint32_t pin = v->pin_controls & ~PIN_PREEMPTION_TIMER;
 

@@ -8,11 +8,11 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "arch/console.h"
 #include "arch/lapic.h"
 #include "arch/safe_insn.h"
 #include "arch/tsc.h"
 #include "arch/x86.h"
-#include "core/console.h"
 #include "core/guests.h"
 #include "lib/printf.h"
 #include "vm/guest_layout.h"

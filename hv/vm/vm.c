@@ -6,9 +6,9 @@
  */
 #include <string.h>
 
+#include "arch/console.h"
 #include "arch/lapic.h"
-#include "core/console.h"
-#include "core/percpu.h"
+#include "arch/percpu.h"
 #include "core/sidecore.h"
 #include "lib/printf.h"
 #include "mm/page_alloc.h"
@@ -17,6 +17,7 @@
 #include "vm/guest_log.h"
 #include "vm/linux_loader.h"
 #include "vm/vm.h"
+#include "vmx/vmx.h"
 
 static uint16_t next_vpid = 1;	/* VPID 0 is the host's (§29.1) */
 
@@ -171,7 +172,7 @@ void guest_run_vcpu(struct vcpu *v)
 	struct guest *g = v->guest;
 	enum config_action action;
 
-	if (!vmx_enable(&cpu->vmx, cpu->vmxon_region)) {
+	if (!vmx_enable(cpu->vmx, cpu->vmxon_region)) {
 		printk("guest %s: cannot enable VMX on cpu %u\n", g->name, cpu->cpu);
 		g->state = GUEST_CRASHED;
 		return;

@@ -9,8 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "arch/spinlock.h"
 #include "config/config.h"
-#include "core/spinlock.h"
 #include "lib/ratelimit.h"
 #include "vdev/pci.h"
 #include "vdev/uart.h"

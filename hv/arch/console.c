@@ -11,12 +11,12 @@
  */
 #include <stdarg.h>
 
+#include "arch/console.h"
 #include "arch/idt.h"
 #include "arch/lapic.h"
+#include "arch/percpu.h"
+#include "arch/spinlock.h"
 #include "arch/x86.h"
-#include "core/console.h"
-#include "core/percpu.h"
-#include "core/spinlock.h"
 #include "drivers/serial.h"
 #include "lib/log.h"
 #include "lib/log_ring.h"

@@ -4,8 +4,8 @@
  * whole and in order, so the boot summary stays machine-readable under SMP;
  * when output outruns the UART, whole lines are dropped and counted.
  */
-#ifndef SIDECORE_CORE_CONSOLE_H
-#define SIDECORE_CORE_CONSOLE_H
+#ifndef SIDECORE_ARCH_CONSOLE_H
+#define SIDECORE_ARCH_CONSOLE_H
 
 #include <stdbool.h>
 

@@ -3,15 +3,14 @@
  * percpu.h - per-CPU data, reached through GS so each core finds its own
  * block with one load. CPU numbers are topology CPU numbers (MADT order).
  */
-#ifndef SIDECORE_CORE_PERCPU_H
-#define SIDECORE_CORE_PERCPU_H
+#ifndef SIDECORE_ARCH_PERCPU_H
+#define SIDECORE_ARCH_PERCPU_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "arch/gdt.h"
 #include "platform/topology.h"
-#include "vmx/vmx.h"
 
 #define MAX_CPUS TOPO_MAX_CPUS
 #define CPU_STACK_SIZE (16 * 1024)
@@ -23,6 +22,7 @@ enum cpu_role {
 };
 
 struct vcpu;
+struct vmx_caps;
 
 struct percpu {
 	struct percpu *self;	/* at offset 0: this_cpu() reads %gs:0 */
@@ -32,7 +32,7 @@ struct percpu {
 	enum cpu_role role;
 	volatile bool online;
 	volatile bool vmx_probed;
-	struct vmx_caps vmx;
+	struct vmx_caps *vmx;	/* what VMX offers here; hv/core/main.c owns it */
 	uint64_t stack_top;
 	struct cpu_tables tables;
 	uint64_t vmxon_region;	/* this core's, from its node; 0 if none was free */

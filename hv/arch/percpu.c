@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* percpu.c - per-CPU blocks and the GS base that points at them. */
 #include "arch/gdt.h"
+#include "arch/percpu.h"
 #include "arch/x86.h"
-#include "core/percpu.h"
 
 struct percpu percpu[MAX_CPUS];
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* spinlock.h - ticket lock: fair, so no CPU starves on the console. */
-#ifndef SIDECORE_CORE_SPINLOCK_H
-#define SIDECORE_CORE_SPINLOCK_H
+#ifndef SIDECORE_ARCH_SPINLOCK_H
+#define SIDECORE_ARCH_SPINLOCK_H
 
 #include <stdint.h>
 
