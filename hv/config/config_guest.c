@@ -9,8 +9,8 @@
 
 #include "config/config.h"
 #include "config/config_parser.h"
+#include "config/guest_layout.h"
 #include "lib/log.h"
-#include "vm/guest_layout.h"
 
 /* The limit the messages below quote: guest RAM ends below the MMIO window. */
 _Static_assert(GUEST_RAM_MAX == 3ull << 30, "update the 'memory' message");

@@ -14,8 +14,8 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "config/guest_layout.h"
 #include "vm/guest_acpi.h"
-#include "vm/guest_layout.h"
 
 /* hv/vm/dsdt_aml.S: the AML iasl compiled from hv/vm/dsdt.asl. */
 extern const uint8_t guest_dsdt_aml[];

@@ -25,9 +25,9 @@
 
 #include "arch/console.h"
 #include "arch/tsc.h"
+#include "config/guest_layout.h"
 #include "core/sidecore.h"
 #include "vdev/msi.h"
-#include "vm/guest_layout.h"
 #include "vm/guest_log.h"
 #include "vm/guest_net.h"
 #include "vm/vm.h"

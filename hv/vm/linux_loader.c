@@ -14,7 +14,7 @@
 #include <asm/e820.h>
 #include <asm/processor-flags.h>
 
-#include "vm/guest_layout.h"
+#include "config/guest_layout.h"
 #include "vm/linux_loader.h"
 
 /* boot.rst "The Real-Mode Kernel Header": where the setup header starts. */

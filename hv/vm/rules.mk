@@ -13,7 +13,7 @@ VM_AML := $(VM_GEN)/dsdt.aml
 
 # iasl's preprocessor reads C #defines but not C integer suffixes (0x1000ull),
 # so dsdt.asl includes a copy of guest_layout.h without them.
-$(VM_GEN)/guest_layout_asl.h: hv/vm/guest_layout.h
+$(VM_GEN)/guest_layout_asl.h: hv/config/guest_layout.h
 	@mkdir -p $(dir $@)
 	$(Q)sed -E 's/\b(0x[0-9a-fA-F]+|[0-9]+)([uU][lL]{0,2}|[lL]{1,2}[uU]?)\b/\1/g' $< >$@
 

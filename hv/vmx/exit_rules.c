@@ -12,9 +12,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "config/guest_layout.h"
 #include "vdev/pci.h"
 #include "vdev/uart.h"
-#include "vm/guest_layout.h"
 #include "vmx/exit_rules.h"
 
 /* SDM Vol. 4, the MSRs a guest reaches through an exit. */

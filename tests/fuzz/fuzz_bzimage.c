@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vm/guest_layout.h"
+#include "config/guest_layout.h"
 #include "vm/linux_loader.h"
 
 #define CHECK(cond) do { if (!(cond)) abort(); } while (0)

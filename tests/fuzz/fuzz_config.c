@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "config/config.h"
+#include "config/guest_layout.h"
 #include "config/plan.h"
-#include "vm/guest_layout.h"
 
 #define CHECK(cond) do { if (!(cond)) abort(); } while (0)
 

@@ -23,9 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/guest_layout.h"
 #include "vdev/pci.h"
 #include "vdev/uart.h"
-#include "vm/guest_layout.h"
 #include "vmx/cpuid_filter.h"
 #include "vmx/exit_rules.h"
 

@@ -6,7 +6,7 @@
 `iasl -d` must decode each one without an error, a warning or a checksum
 complaint, and the decoded fields must say what docs/guest-platform.md
 promises. iasl cannot decode a bare RSDP, so its checksums and pointer are
-checked here. Addresses and ports come from hv/vm/guest_layout.h.
+checked here. Addresses and ports come from hv/config/guest_layout.h.
 
 Prints TAP; exits 1 if any check fails.
 """
@@ -19,7 +19,7 @@ import tempfile
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 TOOL = os.path.join(ROOT, "build", "tools", "sidecore")
-LAYOUT = os.path.join(ROOT, "hv", "vm", "guest_layout.h")
+LAYOUT = os.path.join(ROOT, "hv", "config", "guest_layout.h")
 TROUBLE = re.compile(r"error|warning|incorrect|invalid|terminates", re.IGNORECASE)
 
 

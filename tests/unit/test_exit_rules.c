@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "vm/guest_layout.h"
+#include "config/guest_layout.h"
 #include "vmx/cpuid_filter.h"
 #include "vmx/exit_rules.h"
 

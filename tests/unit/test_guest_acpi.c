@@ -12,10 +12,10 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "config/guest_layout.h"
 #include "platform/acpi.h"
 #include "platform/topology.h"
 #include "vm/guest_acpi.h"
-#include "vm/guest_layout.h"
 
 #define BUF_GPA GUEST_ACPI_GPA
 

@@ -16,7 +16,7 @@
 
 #include <asm/e820.h>
 
-#include "vm/guest_layout.h"
+#include "config/guest_layout.h"
 #include "vm/linux_loader.h"
 
 #define KIB 0x400ull

@@ -21,9 +21,9 @@
 #include <linux/virtio_net.h>
 #include <linux/virtio_pci.h>
 
+#include "config/guest_layout.h"
 #include "tests/unit/support/stderr_capture.h"
 #include "virtio/virtio_pci.h"
-#include "vm/guest_layout.h"
 
 #define SLOT		2
 #define BAR_GPA		GUEST_PCI_MMIO_GPA

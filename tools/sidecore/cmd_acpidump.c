@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/guest_layout.h"
 #include "platform/acpi.h"
 #include "tools/sidecore/commands.h"
 #include "vm/guest_acpi.h"
-#include "vm/guest_layout.h"
 
 /* ACPI 6.5 sections 5.2.5.3 (RSDP) and 5.2.9 (FADT). */
 #define RSDP_XSDT_OFFSET 24

@@ -2,10 +2,12 @@
 /*
  * guest_layout.h - the guest-physical address map every guest sees
  * (docs/guest-platform.md). Guest RAM starts at 0 and ends below the MMIO
- * window; everything else is trapped or emulated.
+ * window; everything else is trapped or emulated. It lives in config/,
+ * below vm/ and vmx/, since the config checks guest memory against it and
+ * the exit rules know its ports.
  */
-#ifndef SIDECORE_VM_GUEST_LAYOUT_H
-#define SIDECORE_VM_GUEST_LAYOUT_H
+#ifndef SIDECORE_CONFIG_GUEST_LAYOUT_H
+#define SIDECORE_CONFIG_GUEST_LAYOUT_H
 
 /* Boot structures the loader writes into low guest RAM. */
 #define GUEST_GDT_GPA		0x00001000ull	/* 64-bit boot GDT */
