@@ -61,6 +61,8 @@ static void guests_create_one(const struct config_guest *cg, const struct plan_g
 {
 	const struct boot_module *kernel, *initrd = NULL;
 	struct guest *g = &guests[guest_count];
+	struct sidecore *sc = sidecore_of_cpu(pg->sidecore);
+	struct guest_net_sidecore served;
 
 	for (unsigned int i = 0; i < pg->vcpu_count; i++) {
 		if (!percpu[pg->cpu[i]].vmx->ok) {
@@ -81,7 +83,9 @@ static void guests_create_one(const struct config_guest *cg, const struct plan_g
 		printk("guest %s: not started\n", cg->name);
 		return;
 	}
-	g->has_net = guest_net_create(&g->net, g, sidecore_of_cpu(pg->sidecore), cg->mac);
+	g->print_counters = guests_print_counters;
+	sidecore_describe(sc, &served);
+	g->has_net = guest_net_create(&g->net, g, &served, cg->mac) && sidecore_attach(sc, &g->net);
 	if (!g->has_net) {
 		printk("guest %s: not started\n", cg->name);
 		return;

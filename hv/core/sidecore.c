@@ -38,11 +38,6 @@ static struct sidecore sidecores[NET_MAX_SIDECORES];
 static unsigned int sidecore_count;
 static struct net_switch net_switch;
 
-struct net_switch *sidecore_switch(void)
-{
-	return &net_switch;
-}
-
 /* A ring lives on the node of the sidecore that reads it. */
 static struct spsc_ring *sidecore_alloc_ring(unsigned int node)
 {
@@ -107,18 +102,41 @@ struct sidecore *sidecore_of_cpu(unsigned int cpu)
 	return NULL;
 }
 
+/* Wakes a sidecore idling in HLT (a device of its went live). */
+static void sidecore_wake(void *ctx)
+{
+	struct sidecore *sc = ctx;
+
+	if (sc->cpu != this_cpu()->cpu)
+		lapic_send_ipi(percpu[sc->cpu].apic_id, VECTOR_WAKEUP);
+}
+
+/**
+ * sidecore_describe() - what a NIC needs of the sidecore that will serve it.
+ * @sc: the sidecore
+ * @out: filled in for guest_net_create()
+ *
+ * The NIC gets the switch, the lock and a wake-up call as values, so the
+ * vm layer below never calls back up into this file.
+ */
+void sidecore_describe(struct sidecore *sc, struct guest_net_sidecore *out)
+{
+	*out = (struct guest_net_sidecore){
+		.index = sc->index,
+		.sw = &net_switch,
+		.lock = &sc->lock,
+		.tx_holdoff = SIDECORE_TX_HOLDOFF_US * (tsc_hz() / 1000000),
+		.wake = sidecore_wake,
+		.ctx = sc,
+	};
+}
+
 bool sidecore_attach(struct sidecore *sc, struct guest_net *gn)
 {
 	if (sc->port_count == SIDECORE_MAX_PORTS)
 		return false;
 	sc->port[sc->port_count++] = gn;
 	return true;
-}
-
-void sidecore_wake(struct sidecore *sc)
-{
-	if (sc->cpu != this_cpu()->cpu)
-		lapic_send_ipi(percpu[sc->cpu].apic_id, VECTOR_WAKEUP);
 }
 
 struct sidecore_pass {

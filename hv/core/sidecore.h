@@ -23,6 +23,7 @@
 #define SIDECORE_PROFILE_HZ	2000
 
 struct guest_net;
+struct guest_net_sidecore;
 struct profile;
 
 struct sidecore {
@@ -40,10 +41,8 @@ struct sidecore {
 /* One struct sidecore per CPU whose role is SIDECORE, and the rings between them. */
 void sidecore_setup(void);
 struct sidecore *sidecore_of_cpu(unsigned int cpu);
-struct net_switch *sidecore_switch(void);
+void sidecore_describe(struct sidecore *sc, struct guest_net_sidecore *out);
 bool sidecore_attach(struct sidecore *sc, struct guest_net *gn);
-/* Wakes a sidecore idling in HLT (a device of its went live). */
-void sidecore_wake(struct sidecore *sc);
 /* The calling core's poll loop; never returns. */
 void sidecore_run(struct sidecore *sc) __attribute__((noreturn));
 /* Sidecore and port counters, machine-readable lines. */

@@ -24,9 +24,8 @@
 #include <linux/virtio_pci.h>
 
 #include "arch/console.h"
-#include "arch/tsc.h"
+#include "arch/spinlock.h"
 #include "config/guest_layout.h"
-#include "core/sidecore.h"
 #include "vdev/msi.h"
 #include "vm/guest_log.h"
 #include "vm/guest_net.h"
@@ -111,7 +110,7 @@ static void guest_net_driver_ok(void *ctx, uint64_t features)
 	virtio_net_set_features(&gn->net, features);
 	virtio_net_start(&gn->net);
 	gn->needs_reset_reported = false;
-	sidecore_wake(gn->sidecore);
+	gn->sidecore.wake(gn->sidecore.ctx);
 }
 
 static void guest_net_device_reset(void *ctx)
@@ -134,22 +133,22 @@ static struct virtio_pci_device_ops guest_net_ops = {
 	.reset = guest_net_device_reset,
 };
 
-bool guest_net_create(struct guest_net *gn, struct guest *g, struct sidecore *sc,
-		      const uint8_t mac[6])
+bool guest_net_create(struct guest_net *gn, struct guest *g,
+		      const struct guest_net_sidecore *sidecore, const uint8_t mac[6])
 {
 	struct virtio_net_params params = {
 		.name = g->name,
-		.sidecore = sc->index,
+		.sidecore = sidecore->index,
 		.mem = &gn->mem,
-		.sw = sidecore_switch(),
+		.sw = sidecore->sw,
 		.interrupt = guest_net_interrupt,
 		.ctx = gn,
-		.tx_holdoff = SIDECORE_TX_HOLDOFF_US * (tsc_hz() / 1000000),
+		.tx_holdoff = sidecore->tx_holdoff,
 	};
 
 	memset(gn, 0, sizeof(*gn));
 	gn->guest = g;
-	gn->sidecore = sc;
+	gn->sidecore = *sidecore;
 	gn->mem.base = (uint8_t *)(uintptr_t)g->ram_hpa;
 	gn->mem.size = g->ram_size;
 	memcpy(params.mac, mac, sizeof(params.mac));
@@ -159,8 +158,7 @@ bool guest_net_create(struct guest_net *gn, struct guest *g, struct sidecore *sc
 	    !virtio_pci_init(&gn->pci, g->name, &guest_net_ops, gn, guest_net_send_msi, gn,
 			     GUEST_PCI_MMIO_GPA + GUEST_NET_PCI_SLOT * VIRTIO_PCI_BAR_SIZE) ||
 	    !pci_bus_add(&g->pci, GUEST_NET_PCI_SLOT, &gn->pci.pci) ||
-	    !net_switch_add_port(sidecore_switch(), &gn->net.port) ||
-	    !sidecore_attach(sc, gn)) {
+	    !net_switch_add_port(sidecore->sw, &gn->net.port)) {
 		printk("guest %s: cannot create its virtio-net device\n", g->name);
 		return false;
 	}
@@ -169,9 +167,9 @@ bool guest_net_create(struct guest_net *gn, struct guest *g, struct sidecore *sc
 
 void guest_net_reset(struct guest_net *gn)
 {
-	spin_lock(&gn->sidecore->lock);
+	spin_lock(gn->sidecore.lock);
 	virtio_pci_bar_write(&gn->pci, offsetof(struct virtio_pci_common_cfg, device_status), 1, 0);
-	spin_unlock(&gn->sidecore->lock);
+	spin_unlock(gn->sidecore.lock);
 }
 
 bool guest_net_active(const struct guest_net *gn)
@@ -202,13 +200,13 @@ bool guest_net_mmio(struct guest_net *gn, uint64_t gpa, unsigned int size, bool 
 
 	*notify = false;
 	/* Decode and access under one hold: a config write may move the BAR. */
-	spin_lock(&gn->sidecore->lock);
+	spin_lock(gn->sidecore.lock);
 	claimed = virtio_pci_bar_decode(&gn->pci, gpa, size, &offset);
 	if (claimed && write)
 		*notify = virtio_pci_bar_write(&gn->pci, offset, size, *value) !=
 			  VIRTIO_PCI_NO_NOTIFY;
 	else if (claimed)
 		*value = virtio_pci_bar_read(&gn->pci, offset, size);
-	spin_unlock(&gn->sidecore->lock);
+	spin_unlock(gn->sidecore.lock);
 	return claimed;
 }

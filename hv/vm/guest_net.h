@@ -16,11 +16,25 @@
 #define GUEST_NET_PCI_SLOT	1
 
 struct guest;
-struct sidecore;
+struct spinlock;
+
+/*
+ * The sidecore that polls a NIC's queues, as the NIC sees it. Whoever
+ * places the guest (core/guests.c) hands it down: the vm layer never calls
+ * up into the sidecore.
+ */
+struct guest_net_sidecore {
+	unsigned int index;		/* the switch's sidecore number */
+	struct net_switch *sw;
+	struct spinlock *lock;		/* held for each poll pass; guards the device */
+	uint64_t tx_holdoff;		/* TSC ticks a transmit completion may wait */
+	void (*wake)(void *ctx);	/* the device went live: leave HLT */
+	void *ctx;			/* wake's */
+};
 
 struct guest_net {
 	struct guest *guest;
-	struct sidecore *sidecore;	/* polls the queues; its lock guards the device */
+	struct guest_net_sidecore sidecore;	/* polls the queues */
 	struct guest_mem mem;
 	struct virtio_pci pci;
 	struct virtio_net net;
@@ -28,9 +42,12 @@ struct guest_net {
 	uint64_t bad_msi;		/* MSI-X messages the guest misprogrammed */
 };
 
-/* Puts the NIC on g's PCI bus, served by sidecore. False (reported) on failure. */
-bool guest_net_create(struct guest_net *gn, struct guest *g, struct sidecore *sidecore,
-		      const uint8_t mac[6]);
+/*
+ * Puts the NIC on g's PCI bus and its port on sidecore->sw, served by
+ * sidecore (copied). False (reported) on failure.
+ */
+bool guest_net_create(struct guest_net *gn, struct guest *g,
+		      const struct guest_net_sidecore *sidecore, const uint8_t mac[6]);
 /* Resets the device to its power-on state (guest restart). */
 void guest_net_reset(struct guest_net *gn);
 /*

@@ -14,7 +14,6 @@
 #include "arch/tsc.h"
 #include "arch/x86.h"
 #include "config/guest_layout.h"
-#include "core/guests.h"
 #include "lib/printf.h"
 #include "vm/guest_log.h"
 #include "vm/vm.h"
@@ -267,7 +266,7 @@ static void vcpu_io_out(struct vcpu *v, uint16_t port, unsigned int size, uint32
 	case EXIT_IO_COUNTERS:
 		/* A dump is a few dozen lines: one of the guest's console tokens. */
 		if (guest_log_allow(g))
-			guests_print_counters(value & 0xff);
+			g->print_counters(value & 0xff);
 		break;
 	case EXIT_IO_SLEEP_STATUS:
 		break;

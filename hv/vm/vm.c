@@ -9,8 +9,8 @@
 #include "arch/console.h"
 #include "arch/lapic.h"
 #include "arch/percpu.h"
+#include "arch/spinlock.h"
 #include "config/guest_layout.h"
-#include "core/sidecore.h"
 #include "lib/printf.h"
 #include "mm/page_alloc.h"
 #include "vm/guest_acpi.h"
@@ -137,13 +137,13 @@ bool guest_create(struct guest *g, unsigned int id, const struct config_guest *c
 void guest_pci_lock(struct guest *g)
 {
 	if (g->has_net)
-		spin_lock(&g->net.sidecore->lock);
+		spin_lock(g->net.sidecore.lock);
 }
 
 void guest_pci_unlock(struct guest *g)
 {
 	if (g->has_net)
-		spin_unlock(&g->net.sidecore->lock);
+		spin_unlock(g->net.sidecore.lock);
 }
 
 void guest_print_counters(const struct guest *g)

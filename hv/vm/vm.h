@@ -113,6 +113,11 @@ struct guest {
 
 	bool has_net;
 	struct guest_net net;		/* virtio-net at PCI slot 1 */
+	/*
+	 * Prints every guest's and sidecore's counters, tagged (a write to
+	 * GUEST_COUNTERS_PORT); its creator (core/guests.c) sets it.
+	 */
+	void (*print_counters)(unsigned int tag);
 
 	uint8_t io_port_logged[65536 / 8];	/* unclaimed ports reported once */
 

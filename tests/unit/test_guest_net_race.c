@@ -60,26 +60,10 @@ void guest_log(struct guest *g, const char *fmt, ...)
 	va_end(ap);
 }
 
-struct net_switch *sidecore_switch(void)
+/* The sidecore's wake-up call: no core idles in HLT here. */
+static void sidecore_wake(void *ctx)
 {
-	return &test_switch;
-}
-
-bool sidecore_attach(struct sidecore *sc, struct guest_net *gn)
-{
-	sc->port[sc->port_count++] = gn;
-	return true;
-}
-
-void sidecore_wake(struct sidecore *sc)
-{
-	(void)sc;
-}
-
-/* A 1 MHz TSC: the transmit holdoff is counted in microseconds. */
-uint64_t tsc_hz(void)
-{
-	return 1000000;
+	(void)ctx;
 }
 
 /* Posting to a vCPU on another core: an IPI's worth of work. */
@@ -101,7 +85,7 @@ void vcpu_post_interrupt(struct vcpu *v, uint8_t vector)
 
 struct world {
 	struct guest guest;
-	struct sidecore sidecore;
+	struct spinlock sidecore_lock;
 	uint32_t apic_page[1024];
 	pthread_barrier_t round;
 };
@@ -118,18 +102,18 @@ static uint64_t bar_access(struct world *w, uint64_t offset, unsigned int size, 
 /* A config access as a vCPU makes it: the sidecore's lock, then the bus's. */
 static void config_write(struct world *w, unsigned int reg, unsigned int size, uint32_t value)
 {
-	spin_lock(&w->sidecore.lock);
+	spin_lock(&w->sidecore_lock);
 	pci_ecam_write(&w->guest.pci, (uint64_t)GUEST_NET_PCI_SLOT << 15 | reg, size, value);
-	spin_unlock(&w->sidecore.lock);
+	spin_unlock(&w->sidecore_lock);
 }
 
 static uint32_t config_read(struct world *w, unsigned int reg, unsigned int size)
 {
 	uint32_t value;
 
-	spin_lock(&w->sidecore.lock);
+	spin_lock(&w->sidecore_lock);
 	value = pci_ecam_read(&w->guest.pci, (uint64_t)GUEST_NET_PCI_SLOT << 15 | reg, size);
-	spin_unlock(&w->sidecore.lock);
+	spin_unlock(&w->sidecore_lock);
 	return value;
 }
 
@@ -170,10 +154,10 @@ static void driver_start(struct world *w)
 /* The sidecore: a config change to report, under its lock as in its poll pass. */
 static void sidecore_signal(struct world *w)
 {
-	spin_lock(&w->sidecore.lock);
+	spin_lock(&w->sidecore_lock);
 	guest_net_interrupt(&w->guest.net.net, VIRTIO_NET_CONFIG_CHANGE);
 	guest_net_flush(&w->guest.net, 0);
-	spin_unlock(&w->sidecore.lock);
+	spin_unlock(&w->sidecore_lock);
 }
 
 static void sidecore_burst(struct world *w)
@@ -242,6 +226,11 @@ static void test_bar_path_races_sidecore(void **state)
 	struct world *w = aligned_alloc(64, (sizeof(struct world) + 63) & ~(size_t)63);
 	void *ram = test_calloc(1, GUEST_RAM);
 	struct guest *g = &w->guest;
+	struct guest_net_sidecore sidecore = {
+		.sw = &test_switch,
+		.tx_holdoff = 1000,	/* 1 ms, the sidecore's, on a 1 MHz TSC */
+		.wake = sidecore_wake,
+	};
 
 	(void)state;
 	assert_non_null(w);
@@ -255,7 +244,8 @@ static void test_bar_path_races_sidecore(void **state)
 	g->vcpu[0].guest = g;
 	g->vcpu[0].lapic.page = w->apic_page;
 	pci_bus_init(&g->pci);
-	assert_true(guest_net_create(&g->net, g, &w->sidecore, mac));
+	sidecore.lock = &w->sidecore_lock;
+	assert_true(guest_net_create(&g->net, g, &sidecore, mac));
 	g->has_net = true;
 	driver_start(w);
 	posts = 0;
