@@ -9,6 +9,7 @@
 #include "arch/console.h"
 #include "arch/extable.h"
 #include "arch/idt.h"
+#include "arch/kick.h"
 #include "arch/lapic.h"
 #include "arch/percpu.h"
 #include "arch/x86.h"
@@ -103,6 +104,11 @@ void idt_dispatch(struct trap_frame *f);
 
 void idt_dispatch(struct trap_frame *f)
 {
+	/* Nothing but kicks is sent as an NMI (arch/kick.c). */
+	if (f->vector == VECTOR_NMI) {
+		kick_nmi(f);
+		return;
+	}
 	/* A sidecore samples its profile on its timer (docs/data-path.md). */
 	if (f->vector == VECTOR_TIMER && this_cpu()->timer_tick)
 		this_cpu()->timer_tick(f->rip);

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 /* Vectors the hypervisor owns; exceptions take 0-31. */
+#define VECTOR_NMI	2	/* a kick (arch/kick.c) */
 #define VECTOR_TIMER	0xef	/* host LAPIC timer */
 #define VECTOR_WAKEUP	0xf0	/* IPI that only ends a HLT */
 #define VECTOR_POSTED	0xf2	/* posted-interrupt notification (docs/vmx.md) */

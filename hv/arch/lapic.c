@@ -27,6 +27,7 @@
 
 #define SVR_ENABLE		(1u << 8)
 #define ICR_FIXED		(0u << 8)
+#define ICR_NMI			(4u << 8)
 #define ICR_INIT		(5u << 8)
 #define ICR_STARTUP		(6u << 8)
 #define ICR_PENDING		(1u << 12)	/* xAPIC delivery status */
@@ -110,6 +111,11 @@ static void lapic_write_icr(uint32_t apic_id, uint32_t low)
 void lapic_send_ipi(uint32_t apic_id, uint8_t vector)
 {
 	lapic_write_icr(apic_id, ICR_FIXED | ICR_ASSERT | vector);
+}
+
+void lapic_send_nmi(uint32_t apic_id)
+{
+	lapic_write_icr(apic_id, ICR_NMI | ICR_ASSERT);
 }
 
 void lapic_send_init(uint32_t apic_id)

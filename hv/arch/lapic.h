@@ -15,6 +15,7 @@ bool lapic_is_x2apic(void);
 uint32_t lapic_id(void);
 void lapic_eoi(void);
 void lapic_send_ipi(uint32_t apic_id, uint8_t vector);
+void lapic_send_nmi(uint32_t apic_id);
 void lapic_send_init(uint32_t apic_id);
 void lapic_send_sipi(uint32_t apic_id, uint8_t page);
 

@@ -39,6 +39,7 @@ struct percpu {
 	struct vcpu *vcpu;	/* the vCPU this core runs, if its role is VCPU */
 	/* Called with the interrupted RIP on each host timer interrupt, if set. */
 	void (*timer_tick)(uint64_t rip);
+	volatile uint8_t kicked;	/* a kick came since the flag was cleared (arch/kick.c) */
 };
 
 extern struct percpu percpu[MAX_CPUS];

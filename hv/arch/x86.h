@@ -148,6 +148,32 @@ static inline void cpu_idle(void)
 	asm volatile("sti; hlt; cli" ::: "memory");
 }
 
+/* Takes any interrupt already pending (STI's shadow covers the NOP), then masks again. */
+static inline void cpu_take_pending_irqs(void)
+{
+	asm volatile("sti; nop; cli" ::: "memory");
+}
+
+/*
+ * An IRET to the next instruction. A VM exit caused by an NMI leaves
+ * further NMIs blocked until the next IRET (SDM Vol. 3C §26.2, "NMI
+ * exiting"): this ends that blocking.
+ */
+static inline void nmi_unblock(void)
+{
+	asm volatile("mov %%ss, %%eax\n\t"
+		     "pushq %%rax\n\t"
+		     "pushq %%rsp\n\t"
+		     "addq $8, (%%rsp)\n\t"
+		     "pushfq\n\t"
+		     "mov %%cs, %%eax\n\t"
+		     "pushq %%rax\n\t"
+		     "leaq 1f(%%rip), %%rax\n\t"
+		     "pushq %%rax\n\t"
+		     "iretq\n"
+		     "1:" ::: "rax", "memory", "cc");
+}
+
 static inline __attribute__((noreturn)) void cpu_halt_forever(void)
 {
 	for (;;)

@@ -9,6 +9,7 @@
 #include "arch/console.h"
 #include "arch/gdt.h"
 #include "arch/idt.h"
+#include "arch/kick.h"
 #include "arch/lapic.h"
 #include "arch/percpu.h"
 #include "arch/tsc.h"
@@ -35,7 +36,8 @@
 #define AR_TSS_BUSY	0x008b
 #define AR_UNUSABLE	0x10000
 
-int vmx_enter(struct guest_regs *regs, int launched);
+/* 0: a VM exit; 1: VMfail; 2: not entered, the core was kicked. */
+int vmx_enter(struct guest_regs *regs, int launched, const uint8_t *kicked);
 extern const char vmx_exit[];
 
 static uint64_t apic_access_page;
@@ -165,7 +167,6 @@ static bool vcpu_setup_controls(struct vcpu *v, const struct vmx_caps *caps)
 		return false;
 
 	v->apicv = proc2 & PROC2_VIRTUAL_INTR_DELIVERY;
-	v->notify_vector = VECTOR_WAKEUP;
 	/*
 	 * The processor's posted interrupts (§30.6) need virtual-interrupt
 	 * delivery and acknowledge-on-exit; off unless the config asks, since
@@ -173,7 +174,7 @@ static bool vcpu_setup_controls(struct vcpu *v, const struct vmx_caps *caps)
 	 */
 	if (posted_interrupts_allowed && v->apicv && caps->posted_interrupts) {
 		pin |= PIN_POSTED_INTERRUPTS;
-		v->notify_vector = VECTOR_POSTED;
+		v->posted_by_cpu = true;
 		vmcs_write(VMCS_POSTED_INTR_NV, VECTOR_POSTED);
 		vmcs_write(VMCS_POSTED_INTR_DESC, (uintptr_t)&v->pi);
 	}
@@ -344,7 +345,10 @@ void vcpu_post_interrupt(struct vcpu *v, uint8_t vector)
 	/* One IPI per batch: ON stays set until the vCPU's core collects. */
 	if (pi_post(&v->pi, vector)) {
 		__atomic_fetch_add(&v->posted_kicks, 1, __ATOMIC_RELAXED);
-		lapic_send_ipi(percpu[v->cpu].apic_id, v->notify_vector);
+		if (v->posted_by_cpu)
+			lapic_send_ipi(percpu[v->cpu].apic_id, VECTOR_POSTED);
+		else
+			kick_send(percpu[v->cpu].apic_id);
 	}
 }
 
@@ -486,12 +490,19 @@ static void vcpu_arm_preemption_timer(struct vcpu *v)
 
 enum vcpu_stop vcpu_run(struct vcpu *v)
 {
+	volatile uint8_t *kicked = &this_cpu()->kicked;
 	uint32_t reason;
+	int entered;
 
 	while (v->stop == VCPU_STOP_NONE) {
+		/* A kick from here on stops the entry; what it was for is collected next. */
+		*kicked = 0;
 		vcpu_deliver_interrupts(v);
 		vcpu_arm_preemption_timer(v);
-		if (vmx_enter(&v->regs, v->launched)) {
+		entered = vmx_enter(&v->regs, v->launched, (const uint8_t *)kicked);
+		if (entered == 2)
+			continue;
+		if (entered) {
 			printk("[%s] vm entry failed: instruction error %lu\n", v->guest->name,
 			       vmcs_read(VMCS_INSTRUCTION_ERROR));
 			vcpu_dump(v);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "arch/console.h"
+#include "arch/kick.h"
 #include "arch/lapic.h"
 #include "arch/safe_insn.h"
 #include "arch/tsc.h"
@@ -442,9 +443,11 @@ static bool vcpu_handle_hlt(struct vcpu *v)
 			break;
 		if (v->lapic.timer_deadline)
 			lapic_timer_arm(v->lapic.timer_deadline - v->tsc_offset);
-		cpu_idle();
+		kick_idle();
 	}
 	lapic_timer_disarm();
+	/* A host timer interrupt must not be pending in the guest (docs/vmx.md, "Kicks"). */
+	cpu_take_pending_irqs();
 	v->halted_tsc += rdtsc() - start;
 	return true;
 }
@@ -473,6 +476,20 @@ static bool vcpu_handle_xsetbv(struct vcpu *v)
 	return true;
 }
 
+/*
+ * An NMI exit is a kick (the exception bitmap is empty). The guest never
+ * takes an NMI, so it never blocks them; Bochs 2.7 saves the exit's own
+ * blocking as the guest's, which would keep every later kick out. The
+ * blocking the exit leaves in VMX root operation ends at an IRET.
+ */
+static bool vcpu_handle_kick(void)
+{
+	vmcs_write(VMCS_GUEST_INTERRUPTIBILITY,
+		   vmcs_read(VMCS_GUEST_INTERRUPTIBILITY) & ~(uint64_t)INTERRUPTIBILITY_NMI);
+	nmi_unblock();
+	return true;
+}
+
 bool vcpu_handle_exit(struct vcpu *v, uint32_t reason)
 {
 	switch (reason) {
@@ -485,7 +502,7 @@ bool vcpu_handle_exit(struct vcpu *v, uint32_t reason)
 	case EXIT_REASON_TPR_BELOW_THRESHOLD:
 		return true;	/* the run loop delivers what is pending */
 	case EXIT_REASON_EXCEPTION_NMI:
-		return true;	/* a host NMI: nothing to forward */
+		return vcpu_handle_kick();
 	case EXIT_REASON_TRIPLE_FAULT:
 		return vcpu_fail(v, "triple fault");
 	case EXIT_REASON_CPUID:

@@ -70,8 +70,8 @@ struct vcpu {
 	 * the vCPU's core collects before each entry.
 	 */
 	struct pi_desc pi;
-	uint8_t notify_vector;		/* VECTOR_POSTED with the CPU's posting, else VECTOR_WAKEUP */
-	uint64_t posted_kicks;		/* IPIs sent to bring the vCPU round */
+	bool posted_by_cpu;		/* the processor takes posts (§30.6); else kicks (arch/kick.c) */
+	uint64_t posted_kicks;		/* notifications sent to bring the vCPU round */
 	struct vlapic lapic;		/* runs on guest TSC time */
 	uint64_t exits[EXIT_REASON_COUNT];
 	uint64_t exits_total;

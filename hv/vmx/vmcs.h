@@ -199,6 +199,7 @@
 /* Guest interruptibility state (§25.4.2) */
 #define INTERRUPTIBILITY_STI		(1u << 0)
 #define INTERRUPTIBILITY_MOV_SS		(1u << 1)
+#define INTERRUPTIBILITY_NMI		(1u << 3)
 
 /* Basic exit reasons (appendix C) */
 #define EXIT_REASON_EXCEPTION_NMI	0

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * int vmx_enter(struct guest_regs *regs, int launched)
+ * int vmx_enter(struct guest_regs *regs, int launched, const uint8_t *kicked)
  *
  * Loads the guest's general-purpose registers and enters the guest with
  * VMLAUNCH (first time) or VMRESUME. On a VM exit the CPU resumes at
  * vmx_exit with the host RSP from the VMCS, which points at the frame
  * built here: the registers are stored back and 0 is returned. A failed
- * entry falls through and returns 1 (SDM Vol. 3C §31.3, VMfail).
+ * entry falls through and returns 1 (SDM Vol. 3C §31.3, VMfail). If the
+ * core was kicked (*kicked set, or a kick NMI landing between that test
+ * and the entry: a kick window, hv/arch/kick.h) it does not enter and
+ * returns 2, so that the caller collects what was posted first.
  * struct guest_regs: rax rcx rdx rbx rsp (kept in the VMCS; synced for the MMIO decoder) rbp rsi rdi r8-r15.
  */
 #define VMCS_HOST_RSP 0x6c14
@@ -21,6 +24,8 @@
 	popq	%rbp
 	popq	%rbx
 .endm
+
+#include "arch/kick.h"
 
 	.text
 	.globl vmx_enter
@@ -38,6 +43,9 @@ vmx_enter:
 
 	movl	%esi, %r8d		/* launched? */
 	movq	%rdi, %rax
+.Lkick_test:
+	cmpb	$0, (%rdx)
+	jne	.Lkicked
 	testl	%r8d, %r8d
 
 	movq	1*8(%rax), %rcx
@@ -64,6 +72,11 @@ vmx_enter:
 	restore_host
 	movl	$1, %eax
 	ret
+.Lkicked:			/* the guest registers may be live here too */
+	restore_host
+	movl	$2, %eax
+	ret
+	KICK_WINDOW .Lkick_test, 2b, .Lkicked
 
 	.globl vmx_exit
 vmx_exit:

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kick.c - NMIs as the wake-up a vCPU's core gets.
+ *
+ * A vCPU's core collects the interrupts posted for its guest
+ * (vmx/posted.c) whenever it is outside the guest, so a kick only has to
+ * make it leave the guest or its HLT. A fixed-vector IPI is no good for
+ * that under Bochs: it delivers a pending virtual interrupt in the place
+ * of the physical one, even while the guest runs with interrupts disabled
+ * (docs/vmx.md, "Kicks"). An NMI takes its own path to a VM exit. Outside
+ * the guest it marks the core kicked, and one that lands inside a kick
+ * window (kick.h) goes on at the window's resume address, so no wake-up is
+ * lost between a look at the flag and the HLT or VM entry that follows.
+ */
+#include "arch/kick.h"
+#include "arch/lapic.h"
+#include "arch/percpu.h"
+
+extern const struct kick_window __kick_windows_start[], __kick_windows_end[];
+
+/* kick_idle_on(flag): the window runs from the test of the flag to the HLT. */
+asm(".pushsection .text\n"
+    "kick_idle_on:\n"
+    "1:	cmpb $0, (%rdi)\n"
+    "	jne 2f\n"
+    "	sti\n"
+    "	hlt\n"
+    "2:	cli\n"
+    "	movb $0, (%rdi)\n"
+    "	ret\n"
+    ".popsection\n"
+    ".pushsection .kick_windows, \"a\"\n"
+    ".balign 8\n"
+    ".quad 1b, 2b, 2b\n"
+    ".popsection\n");
+
+void kick_idle_on(volatile uint8_t *kicked);
+
+void kick_send(uint32_t apic_id)
+{
+	lapic_send_nmi(apic_id);
+}
+
+void kick_idle(void)
+{
+	kick_idle_on(&this_cpu()->kicked);
+}
+
+void kick_nmi(struct trap_frame *f)
+{
+	this_cpu()->kicked = 1;
+	for (const struct kick_window *w = __kick_windows_start; w < __kick_windows_end; w++)
+		if (f->rip >= w->start && f->rip < w->end)
+			f->rip = w->resume;
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kick.h - NMIs as the wake-up a vCPU's core gets when interrupts are
+ * posted for its guest (docs/vmx.md, "Kicks").
+ *
+ * Code that tests the core's kicked flag and then commits to something a
+ * kick must interrupt (HLT, VM entry) declares the stretch in between as a
+ * kick window: a kick NMI whose return address lies in [start, end)
+ * returns to resume instead. The windows live in the .kick_windows
+ * section, which the linker script gathers between __kick_windows_start
+ * and __kick_windows_end.
+ */
+#ifndef SIDECORE_ARCH_KICK_H
+#define SIDECORE_ARCH_KICK_H
+
+#ifdef __ASSEMBLY__
+
+.macro KICK_WINDOW start, end, resume
+	.pushsection .kick_windows, "a"
+	.balign 8
+	.quad \start, \end, \resume
+	.popsection
+.endm
+
+#else
+
+#include <stdint.h>
+
+#include "arch/idt.h"
+
+struct kick_window {
+	uint64_t start, end;	/* the test of the flag up to the committing instruction */
+	uint64_t resume;	/* where a kick that lands there continues */
+};
+
+/* Makes the core with this APIC ID leave its guest or its HLT. */
+void kick_send(uint32_t apic_id);
+
+/*
+ * Halts until an interrupt or a kick; returns at once if a kick came
+ * since the flag was last cleared, and clears it. Called with interrupts
+ * disabled; returns so.
+ */
+void kick_idle(void);
+
+/* The NMI handler in VMX root operation: note the kick, mind the windows. */
+void kick_nmi(struct trap_frame *f);
+
+#endif
+#endif
