@@ -18,22 +18,7 @@
 
 extern const struct kick_window __kick_windows_start[], __kick_windows_end[];
 
-/* kick_idle_on(flag): the window runs from the test of the flag to the HLT. */
-asm(".pushsection .text\n"
-    "kick_idle_on:\n"
-    "1:	cmpb $0, (%rdi)\n"
-    "	jne 2f\n"
-    "	sti\n"
-    "	hlt\n"
-    "2:	cli\n"
-    "	movb $0, (%rdi)\n"
-    "	ret\n"
-    ".popsection\n"
-    ".pushsection .kick_windows, \"a\"\n"
-    ".balign 8\n"
-    ".quad 1b, 2b, 2b\n"
-    ".popsection\n");
-
+/* hv/arch/kick_idle.S */
 void kick_idle_on(volatile uint8_t *kicked);
 
 void kick_send(uint32_t apic_id)

@@ -342,7 +342,7 @@ void vcpu_set_tsc_offset(struct vcpu *v, uint64_t offset)
 
 void vcpu_post_interrupt(struct vcpu *v, uint8_t vector)
 {
-	/* One IPI per batch: ON stays set until the vCPU's core collects. */
+	/* One notification per batch: ON stays set until the vCPU's core collects. */
 	if (pi_post(&v->pi, vector)) {
 		__atomic_fetch_add(&v->posted_kicks, 1, __ATOMIC_RELAXED);
 		if (v->posted_by_cpu)
