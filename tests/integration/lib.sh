@@ -36,18 +36,13 @@ tap_node_mem() {
 	tap_result $? "$4 (got ${got:-nothing}, told $3)"
 }
 
-# tap_tail LOG [N]: the last N (default 12) lines of a serial log as TAP
-# comments, profile buckets left out: what a failed run was doing.
-tap_tail() {
-	tr -d '\r' <"$1" | grep -v '^counters: profile .* buckets ' | tail -n "${2:-12}" |
-		sed 's/^/# /'
-}
-
 # tap_run STATUS NAME LOG: the result of an emulator run; a failed one
-# shows the tail of its serial log.
+# shows the last 30 lines of its serial log as TAP comments (profile
+# buckets left out): where the run stopped.
 tap_run() {
 	tap_result "$1" "$2"
-	[ "$1" -eq 0 ] || tap_tail "$3" 30
+	[ "$1" -eq 0 ] || tr -d '\r' <"$3" | grep -v '^counters: profile .* buckets ' |
+		tail -n 30 | sed 's/^/# /'
 }
 
 tap_done() {
