@@ -13,9 +13,10 @@
 #include "arch/x86.h"
 #include "config/plan.h"
 #include "core/guests.h"
-#include "core/sidecore.h"
 #include "lib/printf.h"
 #include "mm/page_alloc.h"
+#include "sidecore/sidecore.h"
+#include "vm/guest_net.h"
 #include "vm/vm.h"
 #include "vmx/vmx.h"
 
@@ -62,7 +63,6 @@ static void guests_create_one(const struct config_guest *cg, const struct plan_g
 	const struct boot_module *kernel, *initrd = NULL;
 	struct guest *g = &guests[guest_count];
 	struct sidecore *sc = sidecore_of_cpu(pg->sidecore);
-	struct guest_net_sidecore served;
 
 	for (unsigned int i = 0; i < pg->vcpu_count; i++) {
 		if (!percpu[pg->cpu[i]].vmx->ok) {
@@ -84,9 +84,7 @@ static void guests_create_one(const struct config_guest *cg, const struct plan_g
 		return;
 	}
 	g->print_counters = guests_print_counters;
-	sidecore_describe(sc, &served);
-	g->has_net = guest_net_create(&g->net, g, &served, cg->mac) && sidecore_attach(sc, &g->net);
-	if (!g->has_net) {
+	if (!guest_net_create(g, sc, cg->mac)) {
 		printk("guest %s: not started\n", cg->name);
 		return;
 	}

@@ -19,7 +19,7 @@
 #include "config/config.h"
 #include "core/bootinfo.h"
 #include "core/guests.h"
-#include "core/sidecore.h"
+#include "sidecore/sidecore.h"
 #include "drivers/serial.h"
 #include "lib/printf.h"
 #include "mm/page_alloc.h"

@@ -7,10 +7,12 @@
  * configuration access atomic, as a host bridge does: the CF8 latch, the
  * slot table and the config[] bytes a guest access reads or writes are
  * touched only under it, and a device's written hook runs inside it, so the
- * hook must not call back into the bus. A device whose state another core
- * also touches (the virtio-net function, which its sidecore updates, config
- * bytes included) is guarded by its owner's lock as well, held around every
- * bus call and always taken before the bus lock (hv/vm/guest_net.c).
+ * hook must not call back into the bus. A function whose state another
+ * core also touches (the virtio-net function, which its sidecore updates,
+ * config bytes included) names that lock as its own: the bus takes it
+ * inside the bus lock around each access to the function's config space
+ * and its written hook (hv/vm/guest_net.c). Its owner never takes the bus
+ * lock while holding it.
  */
 #ifndef SIDECORE_VDEV_PCI_H
 #define SIDECORE_VDEV_PCI_H
@@ -49,6 +51,7 @@ struct pci_device {
 	uint8_t write_mask[PCI_CONFIG_SIZE];	/* bits the guest may change */
 	pci_config_written_fn written;
 	void *ctx;
+	struct spinlock *lock;			/* the function's own (above), or NULL */
 };
 
 struct pci_bus {

@@ -87,6 +87,15 @@ struct virtio_net_params {
  */
 bool virtio_net_init(struct virtio_net *dev, const struct virtio_net_params *params);
 
+/* What the device offers (virtio 1.1 §5.1.3), for a constant ops table. */
+#define VIRTIO_NET_DEVICE_FEATURES					\
+	(1ull << VIRTIO_F_VERSION_1 | 1ull << VIRTIO_NET_F_MAC |		\
+	 1ull << VIRTIO_NET_F_STATUS | 1ull << VIRTIO_NET_F_MRG_RXBUF |	\
+	 1ull << VIRTIO_NET_F_CSUM | 1ull << VIRTIO_NET_F_GUEST_CSUM |	\
+	 1ull << VIRTIO_NET_F_HOST_TSO4 | 1ull << VIRTIO_NET_F_HOST_TSO6 |	\
+	 1ull << VIRTIO_NET_F_GUEST_TSO4 | 1ull << VIRTIO_NET_F_GUEST_TSO6 |	\
+	 1ull << VIRTIO_RING_F_EVENT_IDX | 1ull << VIRTIO_RING_F_INDIRECT_DESC)
+
 /**
  * virtio_net_device_features() - the feature bits the device offers.
  *

@@ -4,19 +4,20 @@
  * function, its sidecore and its vCPUs.
  *
  * Locking. The sidecore's lock guards the whole device, struct virtio_pci
- * and struct virtio_net alike (virtio_pci.c takes no lock of its own):
+ * and struct virtio_net alike (virtio_pci.c takes no lock of its own); it
+ * is the function's lock, since one pass of the sidecore delivers into the
+ * receive queues of every device it serves:
  *   - BAR accesses from any vCPU: guest_net_mmio() takes it around decode
  *     and access, so the BAR cannot move in between;
- *   - configuration accesses (CF8/CFC, ECAM) from any vCPU: the exit
- *     handler takes it through guest_pci_lock() before the bus call, which
- *     then takes the bus lock (vdev/pci.h) and runs the function's written
- *     hook inside both;
+ *   - configuration accesses (CF8/CFC, ECAM) from any vCPU: the bus takes
+ *     it as the function's lock, inside its own (vdev/pci.h), and runs the
+ *     function's written hook inside both;
  *   - the sidecore's poll pass, which raises interrupts through
- *     guest_net_interrupt() and guest_net_flush();
+ *     guest_net_interrupt() and the port's flush;
  *   - a restart's device reset (guest_net_reset()).
- * Order: sidecore lock, then the bus lock, then the console's lock (printk
- * and the MSI path may run under both). Nothing here takes the sidecore's
- * lock while holding the bus lock or a UART's.
+ * Order: the bus lock, then the sidecore lock, then the console's lock
+ * (printk and the MSI path may run under both). Nothing takes the bus
+ * lock while holding the sidecore's.
  */
 #include <stddef.h>
 #include <string.h>
@@ -26,51 +27,24 @@
 #include "arch/console.h"
 #include "arch/spinlock.h"
 #include "config/guest_layout.h"
-#include "vdev/msi.h"
+#include "lib/container.h"
+#include "mm/page_alloc.h"
+#include "sidecore/sidecore.h"
 #include "vm/guest_log.h"
 #include "vm/guest_net.h"
 #include "vm/vm.h"
 
 #define GUEST_NET_QUEUE_SIZE	256
 
-/*
- * Whether v is a destination of msg: its APIC ID in physical mode (0xff is
- * every one), a bit of its LDR in the flat logical model (SDM Vol. 3A
- * §11.6.2.2, the only one the guest's xAPIC offers).
- */
-static bool guest_net_msi_target(const struct vcpu *v, const struct msi_message *msg)
-{
-	uint32_t ldr = v->lapic.page[APIC_LDR / 4] >> 24;
-
-	if (msg->logical)
-		return (ldr & msg->dest) != 0;
-	return msg->dest == MSI_DEST_BROADCAST || v->apic_id == msg->dest;
-}
-
-/*
- * Sends a message the guest programmed: fixed delivery to every destination,
- * lowest priority (or a redirection hint) to the first one. A message that is
- * not an interrupt or reaches no vCPU is dropped and reported once.
- */
+/* The transport's MSI-X message, through the guest's one delivery path. */
 static void guest_net_send_msi(void *ctx, uint64_t address, uint32_t data)
 {
 	struct guest_net *gn = ctx;
-	struct guest *g = gn->guest;
-	struct msi_message msg;
-	const char *invalid = msi_decode(address, data, &msg);
-	unsigned int sent = 0;
+	const char *dropped = guest_msi_send(gn->guest, address, data);
 
-	for (unsigned int i = 0; !invalid && i < g->vcpu_count; i++) {
-		if (!guest_net_msi_target(&g->vcpu[i], &msg))
-			continue;
-		vcpu_post_interrupt(&g->vcpu[i], msg.vector);
-		sent++;
-		if (msg.lowest_priority || msg.redirection_hint)
-			break;
-	}
-	if (!sent && !gn->bad_msi++)
-		guest_log(g, "virtio-net: MSI address %#lx data %#x: %s, dropped\n",
-			  address, data, invalid ? invalid : "names no vCPU");
+	if (dropped && !gn->bad_msi++)
+		guest_log(gn->guest, "virtio-net: MSI address %#lx data %#x: %s, dropped\n",
+			  address, data, dropped);
 }
 
 static void guest_net_interrupt(struct virtio_net *dev, unsigned int source)
@@ -110,7 +84,7 @@ static void guest_net_driver_ok(void *ctx, uint64_t features)
 	virtio_net_set_features(&gn->net, features);
 	virtio_net_start(&gn->net);
 	gn->needs_reset_reported = false;
-	gn->sidecore.wake(gn->sidecore.ctx);
+	sidecore_wake(gn->sidecore);
 }
 
 static void guest_net_device_reset(void *ctx)
@@ -121,9 +95,9 @@ static void guest_net_device_reset(void *ctx)
 	gn->needs_reset_reported = false;
 }
 
-/* .features is filled in from the device model on first use. */
-static struct virtio_pci_device_ops guest_net_ops = {
+static const struct virtio_pci_device_ops guest_net_ops = {
 	.device_id = VIRTIO_ID_NET,
+	.features = VIRTIO_NET_DEVICE_FEATURES,
 	.num_queues = VIRTIO_NET_QUEUES,
 	.queue_size_max = GUEST_NET_QUEUE_SIZE,
 	.config_size = sizeof(struct virtio_net_config),
@@ -133,57 +107,58 @@ static struct virtio_pci_device_ops guest_net_ops = {
 	.reset = guest_net_device_reset,
 };
 
-bool guest_net_create(struct guest_net *gn, struct guest *g,
-		      const struct guest_net_sidecore *sidecore, const uint8_t mac[6])
+static void guest_net_reset(struct guest_device *dev)
 {
-	struct virtio_net_params params = {
-		.name = g->name,
-		.sidecore = sidecore->index,
-		.mem = &gn->mem,
-		.sw = sidecore->sw,
-		.interrupt = guest_net_interrupt,
-		.ctx = gn,
-		.tx_holdoff = sidecore->tx_holdoff,
-	};
+	struct guest_net *gn = container_of(dev, struct guest_net, dev);
 
-	memset(gn, 0, sizeof(*gn));
-	gn->guest = g;
-	gn->sidecore = *sidecore;
-	gn->mem.base = (uint8_t *)(uintptr_t)g->ram_hpa;
-	gn->mem.size = g->ram_size;
-	memcpy(params.mac, mac, sizeof(params.mac));
-
-	guest_net_ops.features = virtio_net_device_features();
-	if (!virtio_net_init(&gn->net, &params) ||
-	    !virtio_pci_init(&gn->pci, g->name, &guest_net_ops, gn, guest_net_send_msi, gn,
-			     GUEST_PCI_MMIO_GPA + GUEST_NET_PCI_SLOT * VIRTIO_PCI_BAR_SIZE) ||
-	    !pci_bus_add(&g->pci, GUEST_NET_PCI_SLOT, &gn->pci.pci) ||
-	    !net_switch_add_port(sidecore->sw, &gn->net.port)) {
-		printk("guest %s: cannot create its virtio-net device\n", g->name);
-		return false;
-	}
-	return true;
-}
-
-void guest_net_reset(struct guest_net *gn)
-{
-	spin_lock(gn->sidecore.lock);
+	spin_lock(&gn->sidecore->lock);
 	virtio_pci_bar_write(&gn->pci, offsetof(struct virtio_pci_common_cfg, device_status), 1, 0);
-	spin_unlock(gn->sidecore.lock);
+	spin_unlock(&gn->sidecore->lock);
 }
 
-bool guest_net_active(const struct guest_net *gn)
+static bool guest_net_mmio(struct guest_device *dev, uint64_t gpa, unsigned int size,
+			   bool write, uint64_t *value, bool *notify)
 {
+	struct guest_net *gn = container_of(dev, struct guest_net, dev);
+	uint64_t offset;
+	bool claimed;
+
+	/* Decode and access under one hold: a config write may move the BAR. */
+	spin_lock(&gn->sidecore->lock);
+	claimed = virtio_pci_bar_decode(&gn->pci, gpa, size, &offset);
+	if (claimed && write)
+		*notify = virtio_pci_bar_write(&gn->pci, offset, size, *value) !=
+			  VIRTIO_PCI_NO_NOTIFY;
+	else if (claimed)
+		*value = virtio_pci_bar_read(&gn->pci, offset, size);
+	spin_unlock(&gn->sidecore->lock);
+	return claimed;
+}
+
+static const struct guest_device_ops guest_net_device_ops = {
+	.mmio = guest_net_mmio,
+	.reset = guest_net_reset,
+};
+
+static bool guest_net_live(const struct sidecore_port *port)
+{
+	const struct guest_net *gn = container_of(port, struct guest_net, port);
+
 	return gn->net.running && !virtio_net_needs_reset(&gn->net);
 }
 
-unsigned int guest_net_poll(struct guest_net *gn, unsigned int budget)
+static unsigned int guest_net_poll(struct sidecore_port *port, unsigned int budget)
 {
+	struct guest_net *gn = container_of(port, struct guest_net, port);
+
 	return virtio_net_poll_tx(&gn->net, budget);
 }
 
-void guest_net_flush(struct guest_net *gn, uint64_t now)
+/* Publishes what is due (virtio_net_flush()) and reports a broken device once. */
+static void guest_net_flush(struct sidecore_port *port, uint64_t now)
 {
+	struct guest_net *gn = container_of(port, struct guest_net, port);
+
 	virtio_net_flush(&gn->net, now);
 	if (virtio_net_needs_reset(&gn->net) && !gn->needs_reset_reported) {
 		gn->needs_reset_reported = true;
@@ -192,21 +167,68 @@ void guest_net_flush(struct guest_net *gn, uint64_t now)
 	}
 }
 
-bool guest_net_mmio(struct guest_net *gn, uint64_t gpa, unsigned int size, bool write,
-		    uint64_t *value, bool *notify)
+static void guest_net_print_counters(const struct sidecore_port *port, unsigned int sidecore)
 {
-	uint64_t offset;
-	bool claimed;
+	const struct guest_net *gn = container_of(port, struct guest_net, port);
+	const struct net_port_stats *s = &gn->net.port.stats;
 
-	*notify = false;
-	/* Decode and access under one hold: a config write may move the BAR. */
-	spin_lock(gn->sidecore.lock);
-	claimed = virtio_pci_bar_decode(&gn->pci, gpa, size, &offset);
-	if (claimed && write)
-		*notify = virtio_pci_bar_write(&gn->pci, offset, size, *value) !=
-			  VIRTIO_PCI_NO_NOTIFY;
-	else if (claimed)
-		*value = virtio_pci_bar_read(&gn->pci, offset, size);
-	spin_unlock(gn->sidecore.lock);
-	return claimed;
+	printk("counters: port %s sidecore %u tx_packets %lu tx_bytes %lu tx_drops %lu "
+	       "tx_spoofed %lu tx_oversized %lu "
+	       "rx_packets %lu rx_bytes %lu rx_drops %lu doorbells %lu\n",
+	       gn->net.name, sidecore, s->tx_packets, s->tx_bytes, s->tx_drops,
+	       s->tx_spoofed, s->tx_oversized,
+	       s->rx_packets, s->rx_bytes, s->rx_drops, gn->pci.kicks);
+}
+
+static const struct sidecore_port_ops guest_net_port_ops = {
+	.live = guest_net_live,
+	.poll = guest_net_poll,
+	.flush = guest_net_flush,
+	.print_counters = guest_net_print_counters,
+};
+
+/* The device in gn, registered with g and sc; memory is the caller's. */
+static bool guest_net_init(struct guest_net *gn, struct guest *g, struct sidecore *sc,
+			   const uint8_t mac[6])
+{
+	struct virtio_net_params params = {
+		.name = g->name,
+		.sidecore = sc->index,
+		.mem = &gn->mem,
+		.sw = sc->sw,
+		.interrupt = guest_net_interrupt,
+		.ctx = gn,
+		.tx_holdoff = sc->tx_holdoff,
+	};
+
+	memset(gn, 0, sizeof(*gn));
+	gn->guest = g;
+	gn->sidecore = sc;
+	gn->dev = (struct guest_device){ "virtio-net", &guest_net_device_ops, &gn->pci.pci, 0 };
+	gn->port.ops = &guest_net_port_ops;
+	gn->mem.base = (uint8_t *)(uintptr_t)g->ram_hpa;
+	gn->mem.size = g->ram_size;
+	memcpy(params.mac, mac, sizeof(params.mac));
+
+	if (!guest_device_add(g, &gn->dev))
+		return false;
+	if (!virtio_net_init(&gn->net, &params) ||
+	    !virtio_pci_init(&gn->pci, g->name, &guest_net_ops, gn, guest_net_send_msi, gn,
+			     GUEST_PCI_MMIO_GPA + gn->dev.slot * VIRTIO_PCI_BAR_SIZE))
+		return false;
+	gn->pci.pci.lock = &sc->lock;
+	return net_switch_add_port(sc->sw, &gn->net.port) && sidecore_attach(sc, &gn->port);
+}
+
+bool guest_net_create(struct guest *g, struct sidecore *sc, const uint8_t mac[6])
+{
+	uint64_t bytes = (sizeof(struct guest_net) + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
+	struct guest_net *gn = (struct guest_net *)(uintptr_t)page_alloc_node(g->node, bytes,
+									      PAGE_SIZE);
+
+	if (!gn || !guest_net_init(gn, g, sc, mac)) {
+		printk("guest %s: cannot create its virtio-net device\n", g->name);
+		return false;
+	}
+	return true;
 }

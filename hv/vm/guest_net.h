@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * guest_net.h - a guest's virtio-net NIC: the virtio-pci function on its
- * PCI bus, the device model behind it, and its port on the switch.
+ * PCI bus, the device model behind it, its port on the switch and on the
+ * sidecore that serves it.
  */
 #ifndef SIDECORE_VM_GUEST_NET_H
 #define SIDECORE_VM_GUEST_NET_H
@@ -9,32 +10,20 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "sidecore/port.h"
 #include "virtio/guest_mem.h"
 #include "virtio/virtio_net.h"
 #include "virtio/virtio_pci.h"
-
-#define GUEST_NET_PCI_SLOT	1
+#include "vm/guest_device.h"
 
 struct guest;
-struct spinlock;
-
-/*
- * The sidecore that polls a NIC's queues, as the NIC sees it. Whoever
- * places the guest (core/guests.c) hands it down: the vm layer never calls
- * up into the sidecore.
- */
-struct guest_net_sidecore {
-	unsigned int index;		/* the switch's sidecore number */
-	struct net_switch *sw;
-	struct spinlock *lock;		/* held for each poll pass; guards the device */
-	uint64_t tx_holdoff;		/* TSC ticks a transmit completion may wait */
-	void (*wake)(void *ctx);	/* the device went live: leave HLT */
-	void *ctx;			/* wake's */
-};
+struct sidecore;
 
 struct guest_net {
 	struct guest *guest;
-	struct guest_net_sidecore sidecore;	/* polls the queues */
+	struct sidecore *sidecore;	/* polls the queues; its lock guards the device */
+	struct guest_device dev;	/* in the guest's registry */
+	struct sidecore_port port;	/* in the sidecore's loop */
 	struct guest_mem mem;
 	struct virtio_pci pci;
 	struct virtio_net net;
@@ -42,24 +31,18 @@ struct guest_net {
 	uint64_t bad_msi;		/* MSI-X messages the guest misprogrammed */
 };
 
-/*
- * Puts the NIC on g's PCI bus and its port on sidecore->sw, served by
- * sidecore (copied). False (reported) on failure.
+/**
+ * guest_net_create() - gives a guest a virtio-net NIC served by a sidecore
+ * @g: the guest, created and not yet running
+ * @sc: the sidecore of the guest's node, handed down by whoever placed it
+ * @mac: the NIC's address (the config's)
+ *
+ * The device's memory comes from the guest's node. It is registered with
+ * the guest (its PCI slot, BAR and restart reset), gets a port on the
+ * switch, and is attached to @sc.
+ *
+ * Return: false (reported) when any of that fails.
  */
-bool guest_net_create(struct guest_net *gn, struct guest *g,
-		      const struct guest_net_sidecore *sidecore, const uint8_t mac[6]);
-/* Resets the device to its power-on state (guest restart). */
-void guest_net_reset(struct guest_net *gn);
-/*
- * An access of size bytes at gpa in the PCI MMIO window, from the vCPU.
- * Returns false when no BAR is there. *notify is set for a doorbell write.
- */
-bool guest_net_mmio(struct guest_net *gn, uint64_t gpa, unsigned int size, bool write,
-		    uint64_t *value, bool *notify);
-/* The sidecore's half, under its lock: forward up to budget transmitted packets. */
-unsigned int guest_net_poll(struct guest_net *gn, unsigned int budget);
-/* After a poll pass at TSC now: publish what is due (virtio_net_flush()), report a broken device. */
-void guest_net_flush(struct guest_net *gn, uint64_t now);
-bool guest_net_active(const struct guest_net *gn);
+bool guest_net_create(struct guest *g, struct sidecore *sc, const uint8_t mac[6]);
 
 #endif

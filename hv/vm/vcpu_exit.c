@@ -228,16 +228,12 @@ static void vcpu_log_port_once(struct vcpu *v, uint16_t port, bool in)
 static uint32_t vcpu_io_in(struct vcpu *v, uint16_t port, unsigned int size)
 {
 	struct guest *g = v->guest;
-	uint32_t value;
 
 	switch (exit_rules_io_device(port, size)) {
 	case EXIT_IO_UART:
 		return uart_read(&g->uart, port - UART_COM1_BASE);
 	case EXIT_IO_PCI:
-		guest_pci_lock(g);
-		value = pci_io_read(&g->pci, port, size);
-		guest_pci_unlock(g);
-		return value;
+		return pci_io_read(&g->pci, port, size);
 	case EXIT_IO_SLEEP_CONTROL:
 	case EXIT_IO_SLEEP_STATUS:
 		return 0;
@@ -256,9 +252,7 @@ static void vcpu_io_out(struct vcpu *v, uint16_t port, unsigned int size, uint32
 		uart_write(&g->uart, port - UART_COM1_BASE, (uint8_t)value);
 		break;
 	case EXIT_IO_PCI:
-		guest_pci_lock(g);
 		pci_io_write(&g->pci, port, size, value);
-		guest_pci_unlock(g);
 		break;
 	case EXIT_IO_SLEEP_CONTROL:
 		if (exit_rules_sleep_is_poweroff(value))
@@ -333,15 +327,13 @@ static uint32_t vcpu_mmio_mask(unsigned int size)
 	return size >= 4 ? 0xffffffffu : (1u << (8 * size)) - 1;
 }
 
-/* A BAR of an emulated PCI function: the guest's virtio-net device. */
+/* A BAR of an emulated PCI function: whichever registered device claims it. */
 static bool vcpu_emulate_bar(struct vcpu *v, uint64_t gpa, const struct decode_insn *insn)
 {
-	struct guest *g = v->guest;
 	uint64_t value = insn->write ? decode_write_value(insn, (uint64_t *)&v->regs) : 0;
 	bool notify;
 
-	if (!g->has_net || !guest_net_mmio(&g->net, gpa, insn->size, insn->write, &value,
-					   &notify))
+	if (!guest_device_mmio(v->guest, gpa, insn->size, insn->write, &value, &notify))
 		return vcpu_fail(v, "access to %#lx, where no BAR is", gpa);
 	if (insn->write)
 		v->doorbells += notify;
@@ -369,14 +361,12 @@ static bool vcpu_handle_ept_violation(struct vcpu *v)
 	} else if (insn.size > 4) {
 		return vcpu_fail(v, "%u-byte PCI configuration access", insn.size);
 	} else {
-		guest_pci_lock(v->guest);
 		if (insn.write)
 			pci_ecam_write(&v->guest->pci, gpa - GUEST_ECAM_GPA, insn.size,
 				       (uint32_t)decode_write_value(&insn, (uint64_t *)&v->regs));
 		else
 			vcpu_mmio_load(v, &insn, pci_ecam_read(&v->guest->pci,
 							       gpa - GUEST_ECAM_GPA, insn.size));
-		guest_pci_unlock(v->guest);
 	}
 	vmcs_write(VMCS_GUEST_RIP, vmcs_read(VMCS_GUEST_RIP) + insn.length);
 	return true;

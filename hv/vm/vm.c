@@ -134,18 +134,6 @@ bool guest_create(struct guest *g, unsigned int id, const struct config_guest *c
 	return guest_load(g);
 }
 
-void guest_pci_lock(struct guest *g)
-{
-	if (g->has_net)
-		spin_lock(g->net.sidecore.lock);
-}
-
-void guest_pci_unlock(struct guest *g)
-{
-	if (g->has_net)
-		spin_unlock(g->net.sidecore.lock);
-}
-
 void guest_print_counters(const struct guest *g)
 {
 	for (unsigned int i = 0; i < g->vcpu_count; i++) {
@@ -204,8 +192,7 @@ void guest_run_vcpu(struct vcpu *v)
 		v->exits_total = 0;
 		v->exceptions_injected = 0;
 		v->doorbells = 0;
-		if (g->has_net)
-			guest_net_reset(&g->net);
+		guest_device_reset_all(g);
 		if (!guest_load(g)) {
 			g->state = GUEST_CRASHED;
 			return;

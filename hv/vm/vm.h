@@ -15,13 +15,14 @@
 #include "vdev/pci.h"
 #include "vdev/uart.h"
 #include "vdev/vlapic.h"
-#include "vm/guest_net.h"
+#include "vm/guest_device.h"
 #include "vmx/ept.h"
 #include "vmx/posted.h"
 #include "vmx/vmcs.h"
 
-#define GUEST_MAX		16
-#define GUEST_MAX_VCPUS		8
+#define GUEST_MAX		LIMIT_GUESTS
+#define GUEST_MAX_VCPUS		LIMIT_GUEST_VCPUS
+#define GUEST_MAX_DEVICES	8	/* emulated devices besides the platform's */
 #define GUEST_NAME_MAX		32
 
 enum guest_state {
@@ -111,8 +112,9 @@ struct guest {
 	unsigned int vcpu_count;
 	struct vcpu vcpu[GUEST_MAX_VCPUS];
 
-	bool has_net;
-	struct guest_net net;		/* virtio-net at PCI slot 1 */
+	/* Its devices (guest_device.h), each in its creator's memory. */
+	struct guest_device *device[GUEST_MAX_DEVICES];
+	unsigned int device_count;
 	/*
 	 * Prints every guest's and sidecore's counters, tagged (a write to
 	 * GUEST_COUNTERS_PORT); its creator (core/guests.c) sets it.
@@ -156,10 +158,6 @@ void vcpu_dump(struct vcpu *v);
 
 /* vcpu_exit.c: one handler per exit reason; false ends the run loop. */
 bool vcpu_handle_exit(struct vcpu *v, uint32_t reason);
-
-/* Serialises the guest's PCI configuration and BAR accesses with its sidecore. */
-void guest_pci_lock(struct guest *guest);
-void guest_pci_unlock(struct guest *guest);
 
 /* vcpu_memory.c: guest memory as the vCPU sees it. */
 void *guest_gpa_to_host(const struct guest *guest, uint64_t gpa, uint64_t len);

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_guest_net_race.c - the virtio-net function's BAR path
- * (guest_net_mmio() in hv/vm/guest_net.c) entered from two vCPUs while the
- * sidecore raises interrupts, each under the locks production takes. The
- * function's state is one core's at a time: MSI-X messages leave one at a
- * time, and nothing strays outside the function.
+ * test_guest_net_race.c - the virtio-net function's BAR and config paths
+ * (through the guest's device registry and its PCI bus) entered from two
+ * vCPUs while the sidecore raises interrupts, each taking the locks
+ * production takes. The function's state is one core's at a time: MSI-X
+ * messages leave one at a time, and nothing strays outside the function.
  *
- * guest_net.c is glue, not a pure module: it is compiled in here, with
- * stand-ins for the console, the sidecore and the vCPUs it calls.
+ * guest_net.c and guest_device.c are glue, not pure modules: they are
+ * compiled in here, with stand-ins for the console, the sidecore's wake-up
+ * and the vCPUs they call.
  */
 #include <pthread.h>
 #include <sched.h>
@@ -24,9 +25,11 @@
 #include <linux/pci_regs.h>
 #include <linux/virtio_config.h>
 
+#include "vm/guest_device.c"
 #include "vm/guest_net.c"
 
-#define BAR0		(GUEST_PCI_MMIO_GPA + GUEST_NET_PCI_SLOT * VIRTIO_PCI_BAR_SIZE)
+#define SLOT		1	/* the first free slot after the host bridge */
+#define BAR0		(GUEST_PCI_MMIO_GPA + SLOT * VIRTIO_PCI_BAR_SIZE)
 #define BAR_MSIX_TABLE	0x3000	/* where virtio_pci.c puts the table */
 #define GUEST_RAM	(1u << 20)
 #define MSI_VECTOR	0x30
@@ -61,9 +64,9 @@ void guest_log(struct guest *g, const char *fmt, ...)
 }
 
 /* The sidecore's wake-up call: no core idles in HLT here. */
-static void sidecore_wake(void *ctx)
+void sidecore_wake(struct sidecore *sc)
 {
-	(void)ctx;
+	(void)sc;
 }
 
 /* Posting to a vCPU on another core: an IPI's worth of work. */
@@ -85,7 +88,8 @@ void vcpu_post_interrupt(struct vcpu *v, uint8_t vector)
 
 struct world {
 	struct guest guest;
-	struct spinlock sidecore_lock;
+	struct guest_net net;
+	struct sidecore sidecore;
 	uint32_t apic_page[1024];
 	pthread_barrier_t round;
 };
@@ -95,26 +99,19 @@ static uint64_t bar_access(struct world *w, uint64_t offset, unsigned int size, 
 {
 	bool notify;
 
-	assert_true(guest_net_mmio(&w->guest.net, BAR0 + offset, size, write, &value, &notify));
+	assert_true(guest_device_mmio(&w->guest, BAR0 + offset, size, write, &value, &notify));
 	return value;
 }
 
-/* A config access as a vCPU makes it: the sidecore's lock, then the bus's. */
+/* A config access as a vCPU makes it: the bus takes its lock, then the function's. */
 static void config_write(struct world *w, unsigned int reg, unsigned int size, uint32_t value)
 {
-	spin_lock(&w->sidecore_lock);
-	pci_ecam_write(&w->guest.pci, (uint64_t)GUEST_NET_PCI_SLOT << 15 | reg, size, value);
-	spin_unlock(&w->sidecore_lock);
+	pci_ecam_write(&w->guest.pci, (uint64_t)SLOT << 15 | reg, size, value);
 }
 
 static uint32_t config_read(struct world *w, unsigned int reg, unsigned int size)
 {
-	uint32_t value;
-
-	spin_lock(&w->sidecore_lock);
-	value = pci_ecam_read(&w->guest.pci, (uint64_t)GUEST_NET_PCI_SLOT << 15 | reg, size);
-	spin_unlock(&w->sidecore_lock);
-	return value;
+	return pci_ecam_read(&w->guest.pci, (uint64_t)SLOT << 15 | reg, size);
 }
 
 /* The MSI-X capability's message control, found the way a driver finds it. */
@@ -154,10 +151,10 @@ static void driver_start(struct world *w)
 /* The sidecore: a config change to report, under its lock as in its poll pass. */
 static void sidecore_signal(struct world *w)
 {
-	spin_lock(&w->sidecore_lock);
-	guest_net_interrupt(&w->guest.net.net, VIRTIO_NET_CONFIG_CHANGE);
-	guest_net_flush(&w->guest.net, 0);
-	spin_unlock(&w->sidecore_lock);
+	spin_lock(&w->sidecore.lock);
+	guest_net_interrupt(&w->net.net, VIRTIO_NET_CONFIG_CHANGE);
+	sidecore_flush_ports(&w->sidecore, 0);
+	spin_unlock(&w->sidecore.lock);
 }
 
 static void sidecore_burst(struct world *w)
@@ -226,11 +223,6 @@ static void test_bar_path_races_sidecore(void **state)
 	struct world *w = aligned_alloc(64, (sizeof(struct world) + 63) & ~(size_t)63);
 	void *ram = test_calloc(1, GUEST_RAM);
 	struct guest *g = &w->guest;
-	struct guest_net_sidecore sidecore = {
-		.sw = &test_switch,
-		.tx_holdoff = 1000,	/* 1 ms, the sidecore's, on a 1 MHz TSC */
-		.wake = sidecore_wake,
-	};
 
 	(void)state;
 	assert_non_null(w);
@@ -244,9 +236,11 @@ static void test_bar_path_races_sidecore(void **state)
 	g->vcpu[0].guest = g;
 	g->vcpu[0].lapic.page = w->apic_page;
 	pci_bus_init(&g->pci);
-	sidecore.lock = &w->sidecore_lock;
-	assert_true(guest_net_create(&g->net, g, &sidecore, mac));
-	g->has_net = true;
+	w->sidecore.sw = &test_switch;
+	w->sidecore.tx_holdoff = 1000;	/* 1 ms, the sidecore's, on a 1 MHz TSC */
+	assert_true(guest_net_init(&w->net, g, &w->sidecore, mac));
+	assert_int_equal(w->net.dev.slot, SLOT);
+	assert_int_equal(w->sidecore.port_count, 1);
 	driver_start(w);
 	posts = 0;
 
@@ -262,7 +256,7 @@ static void test_bar_path_races_sidecore(void **state)
 
 	assert_int_equal(post_overlaps, 0);
 	assert_int_equal(wrong_vectors, 0);
-	assert_int_equal(g->net.bad_msi, 0);
+	assert_int_equal(w->net.bad_msi, 0);
 	/* Each change was sent, or waits in the PBA for the vector's unmasking. */
 	assert_true(posts >= ROUNDS && posts <= ROUNDS * (BURST + 1));
 	test_free(ram);

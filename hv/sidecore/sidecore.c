@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sidecore.c - the poll loop (docs/data-path.md): the owned ports' transmit
- * queues and the rings other sidecores fill for this one take turns, each
- * moving up to a batch per pass. A sidecore never sleeps while one of
- * its devices is live; with none live it idles in HLT until woken.
+ * sidecore.c - the poll loop (docs/data-path.md) on the sidecore's own core:
+ * passes (poll.c) back to back while a port is live; with none live it
+ * idles in HLT until sidecore_wake().
  */
 #include <string.h>
 
@@ -14,23 +13,18 @@
 #include "arch/tsc.h"
 #include "arch/x86.h"
 #include "config/config.h"
-#include "core/sidecore.h"
 #include "lib/profile.h"
 #include "mm/page_alloc.h"
-#include "net/fair.h"
 #include "net/spsc_ring.h"
-#include "vm/guest_net.h"
-#include "vm/vm.h"
+#include "sidecore/sidecore.h"
 
 /* The planner marks at most CONFIG_MAX_SIDECORES cores; the switch serves as many. */
 _Static_assert(CONFIG_MAX_SIDECORES == NET_MAX_SIDECORES, "config and switch disagree on sidecores");
 /* Every guest may be placed on one sidecore, and each has one port. */
-_Static_assert(GUEST_MAX == CONFIG_MAX_GUESTS, "config and guest table disagree on guests");
-_Static_assert(SIDECORE_MAX_PORTS >= GUEST_MAX, "a sidecore cannot serve every guest");
-/* A pass serves every port and, as one more source, the rings. */
-_Static_assert(SIDECORE_MAX_PORTS + 1 <= NET_FAIR_MAX_SOURCES, "a pass has too few sources");
+_Static_assert(SIDECORE_MAX_PORTS >= CONFIG_MAX_GUESTS, "a sidecore cannot serve every guest");
 /* A switch port per guest NIC and an uplink per sidecore. */
-_Static_assert(NET_MAX_PORTS >= GUEST_MAX + NET_MAX_SIDECORES, "the switch has too few ports");
+_Static_assert(NET_MAX_PORTS >= CONFIG_MAX_GUESTS + NET_MAX_SIDECORES,
+	       "the switch has too few ports");
 
 extern const char __text_start[], __text_end[];
 
@@ -75,6 +69,9 @@ void sidecore_setup(void)
 		}
 		sidecores[sidecore_count].index = sidecore_count;
 		sidecores[sidecore_count].cpu = c;
+		sidecores[sidecore_count].sw = &net_switch;
+		sidecores[sidecore_count].tx_holdoff = SIDECORE_TX_HOLDOFF_US *
+						       (tsc_hz() / 1000000);
 		sidecores[sidecore_count].profile = sidecore_alloc_profile(percpu[c].node);
 		sidecore_count++;
 	}
@@ -102,87 +99,21 @@ struct sidecore *sidecore_of_cpu(unsigned int cpu)
 	return NULL;
 }
 
-/* Wakes a sidecore idling in HLT (a device of its went live). */
-static void sidecore_wake(void *ctx)
+void sidecore_wake(struct sidecore *sc)
 {
-	struct sidecore *sc = ctx;
-
 	if (sc->cpu != this_cpu()->cpu)
 		lapic_send_ipi(percpu[sc->cpu].apic_id, VECTOR_WAKEUP);
 }
 
-/**
- * sidecore_describe() - what a NIC needs of the sidecore that will serve it.
- * @sc: the sidecore
- * @out: filled in for guest_net_create()
- *
- * The NIC gets the switch, the lock and a wake-up call as values, so the
- * vm layer below never calls back up into this file.
- */
-void sidecore_describe(struct sidecore *sc, struct guest_net_sidecore *out)
+/* One pass under the lock, its deliveries published once at its end. */
+static unsigned int sidecore_poll(struct sidecore *sc, bool *live)
 {
-	*out = (struct guest_net_sidecore){
-		.index = sc->index,
-		.sw = &net_switch,
-		.lock = &sc->lock,
-		.tx_holdoff = SIDECORE_TX_HOLDOFF_US * (tsc_hz() / 1000000),
-		.wake = sidecore_wake,
-		.ctx = sc,
-	};
-}
-
-bool sidecore_attach(struct sidecore *sc, struct guest_net *gn)
-{
-	if (sc->port_count == SIDECORE_MAX_PORTS)
-		return false;
-	sc->port[sc->port_count++] = gn;
-	return true;
-}
-
-struct sidecore_pass {
-	struct sidecore *sc;
-	bool *active;
-};
-
-/* net_fair_poll_fn: sources 0..port_count-1 are the ports, the last the rings. */
-static unsigned int sidecore_poll_source(void *ctx, unsigned int source, unsigned int max)
-{
-	struct sidecore_pass *pass = ctx;
-	struct sidecore *sc = pass->sc;
-
-	if (source == sc->port_count)
-		return net_switch_poll_rings(&net_switch, sc->index, max);
-	if (!guest_net_active(sc->port[source]))
-		return 0;
-	*pass->active = true;
-	return guest_net_poll(sc->port[source], max);
-}
-
-/*
- * One pass over everything the sidecore serves; returns packets moved. Each
- * port, and the rings together, move up to SIDECORE_BATCH packets, taking
- * turns of SIDECORE_QUANTUM (docs/data-path.md).
- */
-static unsigned int sidecore_poll(struct sidecore *sc, bool *active)
-{
-	struct sidecore_pass ctx = { sc, active };
-	struct net_fair_pass pass = {
-		.quantum = SIDECORE_QUANTUM,
-		.budget = SIDECORE_BATCH,
-		.poll = sidecore_poll_source,
-		.ctx = &ctx,
-	};
-	uint64_t start = rdtsc(), now;
+	uint64_t start = rdtsc();
 	unsigned int moved, batches;
 
 	spin_lock(&sc->lock);
-	pass.sources = sc->port_count + 1;
-	pass.total = pass.sources * SIDECORE_BATCH;
-	moved = net_fair_run(&pass, &sc->next_source, &batches);
-	/* Deliveries went to any port: publish them once per pass. */
-	now = rdtsc();
-	for (unsigned int i = 0; i < sc->port_count; i++)
-		guest_net_flush(sc->port[i], now);
+	moved = sidecore_poll_pass(sc, live, &batches);
+	sidecore_flush_ports(sc, rdtsc());
 	spin_unlock(&sc->lock);
 	if (moved)
 		sc->busy_tsc += rdtsc() - start;
@@ -221,11 +152,11 @@ void sidecore_run(struct sidecore *sc)
 	       sc->port_count);
 	sidecore_start_profile(sc);
 	for (;;) {
-		bool active = false;
+		bool live = false;
 
 		irq_enable();
-		sidecore_poll(sc, &active);
-		if (console_drain() || active)
+		sidecore_poll(sc, &live);
+		if (console_drain() || live)
 			cpu_relax();
 		else
 			cpu_idle();	/* nothing live: wait for sidecore_wake() */
@@ -262,15 +193,9 @@ void sidecore_print_counters(void)
 		sidecore_print_profile(&sidecores[i]);
 	for (unsigned int i = 0; i < sidecore_count; i++) {
 		for (unsigned int p = 0; p < sidecores[i].port_count; p++) {
-			const struct guest_net *gn = sidecores[i].port[p];
-			const struct net_port_stats *s = &gn->net.port.stats;
+			const struct sidecore_port *port = sidecores[i].port[p];
 
-			printk("counters: port %s sidecore %u tx_packets %lu tx_bytes %lu tx_drops %lu "
-			       "tx_spoofed %lu tx_oversized %lu "
-			       "rx_packets %lu rx_bytes %lu rx_drops %lu doorbells %lu\n",
-			       gn->net.name, i, s->tx_packets, s->tx_bytes, s->tx_drops,
-			       s->tx_spoofed, s->tx_oversized,
-			       s->rx_packets, s->rx_bytes, s->rx_drops, gn->pci.kicks);
+			port->ops->print_counters(port, i);
 		}
 	}
 }

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * poll.c - a sidecore's pass over its ports and rings, apart from the core
+ * it runs on, so that host tests drive it with ports of their own.
+ */
+#include "net/fair.h"
+#include "sidecore/sidecore.h"
+
+/* A pass serves every port and, as one more source, the rings. */
+_Static_assert(SIDECORE_MAX_PORTS + 1 <= NET_FAIR_MAX_SOURCES, "a pass has too few sources");
+
+struct sidecore_pass {
+	struct sidecore *sc;
+	bool *live;
+};
+
+/* net_fair_poll_fn: sources 0..port_count-1 are the ports, the last the rings. */
+static unsigned int sidecore_poll_source(void *ctx, unsigned int source, unsigned int max)
+{
+	struct sidecore_pass *pass = ctx;
+	struct sidecore *sc = pass->sc;
+	struct sidecore_port *port;
+
+	if (source == sc->port_count)
+		return net_switch_poll_rings(sc->sw, sc->index, max);
+	port = sc->port[source];
+	if (!port->ops->live(port))
+		return 0;
+	*pass->live = true;
+	return port->ops->poll(port, max);
+}
+
+unsigned int sidecore_poll_pass(struct sidecore *sc, bool *live, unsigned int *batches)
+{
+	struct sidecore_pass ctx = { sc, live };
+	struct net_fair_pass pass = {
+		.sources = sc->port_count + 1,
+		.quantum = SIDECORE_QUANTUM,
+		.budget = SIDECORE_BATCH,
+		.total = (sc->port_count + 1) * SIDECORE_BATCH,
+		.poll = sidecore_poll_source,
+		.ctx = &ctx,
+	};
+
+	return net_fair_run(&pass, &sc->next_source, batches);
+}
+
+void sidecore_flush_ports(struct sidecore *sc, uint64_t now)
+{
+	for (unsigned int i = 0; i < sc->port_count; i++)
+		sc->port[i]->ops->flush(sc->port[i], now);
+}
+
+bool sidecore_attach(struct sidecore *sc, struct sidecore_port *port)
+{
+	if (sc->port_count == SIDECORE_MAX_PORTS)
+		return false;
+	sc->port[sc->port_count++] = port;
+	return true;
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * port.h - what a sidecore serves. A device whose queues a sidecore polls
+ * (a guest's virtio-net today; virtio-vsock and NIC queue pairs alike)
+ * embeds a struct sidecore_port and hands it to sidecore_attach(); the poll
+ * loop knows nothing else of it (docs/data-path.md, "Ports").
+ */
+#ifndef SIDECORE_SIDECORE_PORT_H
+#define SIDECORE_SIDECORE_PORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct sidecore_port;
+
+/*
+ * Every operation runs on the sidecore's core with its lock held, the lock
+ * that also guards the device against its vCPUs.
+ */
+struct sidecore_port_ops {
+	/* Whether the port has work a pass should look for (driver ready, not broken). */
+	bool (*live)(const struct sidecore_port *port);
+	/* Moves up to budget packets from the port's transmit side; returns how many. */
+	unsigned int (*poll)(struct sidecore_port *port, unsigned int budget);
+	/* After a pass at TSC now: publishes what the pass delivered, interrupts included. */
+	void (*flush)(struct sidecore_port *port, uint64_t now);
+	/* Prints the port's counters line(s), tagged with the serving sidecore's number. */
+	void (*print_counters)(const struct sidecore_port *port, unsigned int sidecore);
+};
+
+struct sidecore_port {
+	const struct sidecore_port_ops *ops;
+};
+
+#endif

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sidecore.h - the polling cores. Each serves the ports attached to it
+ * (port.h) without VM exits: it polls their transmit sides, forwards through
+ * the switch (directly to a port it owns, or through an SPSC ring to the
+ * sidecore that owns the destination) and drains the rings other sidecores
+ * fill for it (docs/data-path.md).
+ */
+#ifndef SIDECORE_SIDECORE_SIDECORE_H
+#define SIDECORE_SIDECORE_SIDECORE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "arch/spinlock.h"
+#include "config/config_limits.h"
+#include "net/net.h"
+#include "sidecore/port.h"
+
+#define SIDECORE_MAX_PORTS	LIMIT_GUESTS	/* one sidecore may serve every guest */
+#define SIDECORE_BATCH		32	/* packets per port per poll (docs/data-path.md) */
+#define SIDECORE_QUANTUM	8	/* packets per port per turn within a poll */
+/* How long a transmit completion may wait for company (docs/data-path.md). */
+#define SIDECORE_TX_HOLDOFF_US	1000
+/* Samples per second of the sidecore's profile (docs/data-path.md "Profile"). */
+#define SIDECORE_PROFILE_HZ	2000
+
+struct profile;
+
+struct sidecore {
+	unsigned int index;		/* the switch's sidecore number */
+	unsigned int cpu;
+	struct net_switch *sw;		/* the machine's switch */
+	uint64_t tx_holdoff;		/* SIDECORE_TX_HOLDOFF_US in TSC ticks */
+	/*
+	 * Held for each poll pass: it guards every attached port's device,
+	 * which a vCPU takes it to reconfigure (port.h).
+	 */
+	struct spinlock lock;
+	struct sidecore_port *port[SIDECORE_MAX_PORTS];
+	unsigned int port_count;
+	unsigned int next_source;	/* served first in the next pass */
+	uint64_t busy_tsc;		/* TSC ticks in passes that moved packets */
+	struct profile *profile;	/* on the sidecore's node; NULL if none was free */
+};
+
+/* One struct sidecore per CPU whose role is SIDECORE, and the rings between them. */
+void sidecore_setup(void);
+struct sidecore *sidecore_of_cpu(unsigned int cpu);
+
+/**
+ * sidecore_attach() - adds a port to the ports a sidecore polls
+ * @sc: the sidecore
+ * @port: the device's port, live or not
+ *
+ * Return: false when the sidecore already serves SIDECORE_MAX_PORTS.
+ */
+bool sidecore_attach(struct sidecore *sc, struct sidecore_port *port);
+
+/**
+ * sidecore_wake() - a port of @sc went live: leave HLT if idling there
+ * @sc: the sidecore
+ *
+ * Callable from any core, with or without @sc's lock.
+ */
+void sidecore_wake(struct sidecore *sc);
+
+/**
+ * sidecore_poll_pass() - one fair pass over a sidecore's ports and rings
+ * @sc: the sidecore, its lock held
+ * @live: set when a port was live
+ * @batches: set to how many sources moved packets
+ *
+ * Each live port, and the rings from other sidecores together, move up to
+ * SIDECORE_BATCH packets in turns of SIDECORE_QUANTUM.
+ *
+ * Return: packets moved.
+ */
+unsigned int sidecore_poll_pass(struct sidecore *sc, bool *live, unsigned int *batches);
+
+/**
+ * sidecore_flush_ports() - publishes what a pass delivered, once per pass
+ * @sc: the sidecore, its lock held
+ * @now: the TSC after the pass
+ */
+void sidecore_flush_ports(struct sidecore *sc, uint64_t now);
+
+/* The calling core's poll loop; never returns. */
+void sidecore_run(struct sidecore *sc) __attribute__((noreturn));
+/* Sidecore and port counters, machine-readable lines. */
+void sidecore_print_counters(void);
+
+#endif

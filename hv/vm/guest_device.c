@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * guest_device.c - a guest's device registry and the one path its devices'
+ * interrupt messages take to its vCPUs.
+ */
+#include "arch/console.h"
+#include "vdev/msi.h"
+#include "vm/guest_device.h"
+#include "vm/vm.h"
+
+bool guest_device_add(struct guest *g, struct guest_device *dev)
+{
+	unsigned int slot = 1;	/* slot 0 is the host bridge */
+
+	if (g->device_count == GUEST_MAX_DEVICES) {
+		printk("guest %s: no room for %s: at most %u devices\n", g->name, dev->name,
+		       GUEST_MAX_DEVICES);
+		return false;
+	}
+	if (dev->pci) {
+		while (slot < PCI_SLOTS && !pci_bus_add(&g->pci, slot, dev->pci))
+			slot++;
+		if (slot == PCI_SLOTS) {
+			printk("guest %s: no PCI slot left for %s\n", g->name, dev->name);
+			return false;
+		}
+		dev->slot = slot;
+	}
+	g->device[g->device_count++] = dev;
+	return true;
+}
+
+bool guest_device_mmio(struct guest *g, uint64_t gpa, unsigned int size, bool write,
+		       uint64_t *value, bool *notify)
+{
+	*notify = false;
+	for (unsigned int i = 0; i < g->device_count; i++) {
+		struct guest_device *dev = g->device[i];
+
+		if (dev->ops->mmio && dev->ops->mmio(dev, gpa, size, write, value, notify))
+			return true;
+	}
+	return false;
+}
+
+void guest_device_reset_all(struct guest *g)
+{
+	for (unsigned int i = 0; i < g->device_count; i++)
+		if (g->device[i]->ops->reset)
+			g->device[i]->ops->reset(g->device[i]);
+}
+
+/*
+ * Whether v is a destination of msg: its APIC ID in physical mode (0xff is
+ * every one), a bit of its LDR in the flat logical model (SDM Vol. 3A
+ * §11.6.2.2, the only one the guest's xAPIC offers).
+ */
+static bool guest_msi_target(const struct vcpu *v, const struct msi_message *msg)
+{
+	uint32_t ldr = v->lapic.page[APIC_LDR / 4] >> 24;
+
+	if (msg->logical)
+		return (ldr & msg->dest) != 0;
+	return msg->dest == MSI_DEST_BROADCAST || v->apic_id == msg->dest;
+}
+
+const char *guest_msi_send(struct guest *g, uint64_t address, uint32_t data)
+{
+	struct msi_message msg;
+	const char *invalid = msi_decode(address, data, &msg);
+	bool sent = false;
+
+	for (unsigned int i = 0; !invalid && i < g->vcpu_count; i++) {
+		if (!guest_msi_target(&g->vcpu[i], &msg))
+			continue;
+		vcpu_post_interrupt(&g->vcpu[i], msg.vector);
+		sent = true;
+		if (msg.lowest_priority || msg.redirection_hint)
+			break;
+	}
+	return invalid ? invalid : sent ? NULL : "names no vCPU";
+}

@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_sidecore_poll.c - unit tests for hv/sidecore/poll.c with ports of the
+ * test's own: only live ports are polled, each up to its batch in turns of
+ * a quantum, every port is flushed after a pass, the first port rotates,
+ * and a sidecore takes no more ports than it can serve.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "lib/container.h"
+#include "net/net.h"
+#include "sidecore/sidecore.h"
+
+#define PORTS		3
+#define CALLS_MAX	64
+
+struct fake_port {
+	struct sidecore_port port;
+	unsigned int id;
+	bool live;
+	unsigned int pending;		/* packets its transmit side holds */
+	unsigned int flushes;
+	uint64_t flushed_at;
+};
+
+/* Every poll call of a pass, in order. */
+static unsigned int call_port[CALLS_MAX], call_budget[CALLS_MAX], calls;
+
+static bool fake_live(const struct sidecore_port *port)
+{
+	return container_of(port, struct fake_port, port)->live;
+}
+
+static unsigned int fake_poll(struct sidecore_port *port, unsigned int budget)
+{
+	struct fake_port *f = container_of(port, struct fake_port, port);
+	unsigned int n = f->pending < budget ? f->pending : budget;
+
+	assert_true(f->live);
+	if (calls < CALLS_MAX) {
+		call_port[calls] = f->id;
+		call_budget[calls] = budget;
+	}
+	calls++;
+	f->pending -= n;
+	return n;
+}
+
+static void fake_flush(struct sidecore_port *port, uint64_t now)
+{
+	struct fake_port *f = container_of(port, struct fake_port, port);
+
+	f->flushes++;
+	f->flushed_at = now;
+}
+
+static void fake_print_counters(const struct sidecore_port *port, unsigned int sidecore)
+{
+	(void)port;
+	(void)sidecore;
+}
+
+static const struct sidecore_port_ops fake_ops = {
+	.live = fake_live,
+	.poll = fake_poll,
+	.flush = fake_flush,
+	.print_counters = fake_print_counters,
+};
+
+struct world {
+	struct net_switch sw;
+	struct sidecore sc;
+	struct fake_port port[PORTS];
+};
+
+static void world_init(struct world *w)
+{
+	memset(w, 0, sizeof(*w));
+	net_switch_init(&w->sw);
+	w->sc.sw = &w->sw;
+	for (unsigned int i = 0; i < PORTS; i++) {
+		w->port[i].port.ops = &fake_ops;
+		w->port[i].id = i;
+		assert_true(sidecore_attach(&w->sc, &w->port[i].port));
+	}
+	calls = 0;
+}
+
+static void test_only_live_ports_are_polled(void **state)
+{
+	struct world w;
+	unsigned int batches;
+	bool live = false;
+
+	(void)state;
+	world_init(&w);
+	w.port[1].live = true;
+	w.port[1].pending = 5;
+	w.port[2].pending = 5;		/* not live: its packets stay */
+
+	assert_int_equal(sidecore_poll_pass(&w.sc, &live, &batches), 5);
+	assert_true(live);
+	assert_int_equal(batches, 1);
+	assert_int_equal(w.port[2].pending, 5);
+	for (unsigned int i = 0; i < calls; i++)
+		assert_int_equal(call_port[i], 1);
+}
+
+static void test_nothing_live_is_an_idle_pass(void **state)
+{
+	struct world w;
+	unsigned int batches;
+	bool live = false;
+
+	(void)state;
+	world_init(&w);
+	assert_int_equal(sidecore_poll_pass(&w.sc, &live, &batches), 0);
+	assert_false(live);
+	assert_int_equal(calls, 0);
+}
+
+static void test_busy_ports_take_turns_up_to_their_batch(void **state)
+{
+	struct world w;
+	unsigned int batches;
+	bool live = false;
+
+	(void)state;
+	world_init(&w);
+	for (unsigned int i = 0; i < 2; i++) {
+		w.port[i].live = true;
+		w.port[i].pending = 1000;
+	}
+
+	assert_int_equal(sidecore_poll_pass(&w.sc, &live, &batches), 2 * SIDECORE_BATCH);
+	assert_int_equal(w.port[0].pending, 1000 - SIDECORE_BATCH);
+	assert_int_equal(w.port[1].pending, 1000 - SIDECORE_BATCH);
+	/* Turns of a quantum each, alternating: 0, 1, 0, 1, ... */
+	assert_int_equal(calls, 2 * SIDECORE_BATCH / SIDECORE_QUANTUM);
+	for (unsigned int i = 0; i < calls; i++) {
+		assert_int_equal(call_port[i], i % 2);
+		assert_int_equal(call_budget[i], SIDECORE_QUANTUM);
+	}
+}
+
+static void test_first_port_rotates(void **state)
+{
+	struct world w;
+	unsigned int batches;
+	bool live;
+
+	(void)state;
+	world_init(&w);
+	for (unsigned int i = 0; i < PORTS; i++) {
+		w.port[i].live = true;
+		w.port[i].pending = 1000;
+	}
+	sidecore_poll_pass(&w.sc, &live, &batches);
+	assert_int_equal(call_port[0], 0);
+	calls = 0;
+	sidecore_poll_pass(&w.sc, &live, &batches);
+	assert_int_equal(call_port[0], 1);
+}
+
+static void test_flush_reaches_every_port(void **state)
+{
+	struct world w;
+
+	(void)state;
+	world_init(&w);
+	w.port[0].live = true;
+	sidecore_flush_ports(&w.sc, 1234);
+	for (unsigned int i = 0; i < PORTS; i++) {
+		assert_int_equal(w.port[i].flushes, 1);
+		assert_int_equal(w.port[i].flushed_at, 1234);
+	}
+}
+
+static void test_attach_stops_at_the_limit(void **state)
+{
+	static struct fake_port many[SIDECORE_MAX_PORTS + 1];
+	static struct sidecore sc;
+
+	(void)state;
+	for (unsigned int i = 0; i < SIDECORE_MAX_PORTS; i++)
+		assert_true(sidecore_attach(&sc, &many[i].port));
+	assert_false(sidecore_attach(&sc, &many[SIDECORE_MAX_PORTS].port));
+	assert_int_equal(sc.port_count, SIDECORE_MAX_PORTS);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_only_live_ports_are_polled),
+		cmocka_unit_test(test_nothing_live_is_an_idle_pass),
+		cmocka_unit_test(test_busy_ports_take_turns_up_to_their_batch),
+		cmocka_unit_test(test_first_port_rotates),
+		cmocka_unit_test(test_flush_reaches_every_port),
+		cmocka_unit_test(test_attach_stops_at_the_limit),
+	};
+
+	return cmocka_run_group_tests_name("sidecore poll pass", tests, NULL, NULL);
+}
