@@ -2,14 +2,16 @@
 /*
  * config.c - the configuration file reader: lines, comments, sections, the
  * global keys, and the checks that span guests (unique MACs and CIDs).
- * Guest keys are in config_guest.c. Pure C: it runs in the hypervisor on
- * the `config` boot module and in the host tool.
+ * Guest keys are in config_guest.c, what both read a line with in
+ * config_lex.c. Pure C: it runs in the hypervisor on the `config` boot
+ * module and in the host tool.
  */
 #include <stdint.h>
 #include <string.h>
 
 #include "config/config.h"
-#include "config/config_parser.h"
+#include "config/config_guest.h"
+#include "config/config_lex.h"
 #include "lib/log.h"
 
 /* Longer lines are refused; a cmdline always fits its field. */
@@ -18,86 +20,6 @@ _Static_assert(CONFIG_LINE_MAX <= CONFIG_CMDLINE_MAX, "a cmdline value must fit 
 
 /* The 16550 divides a 1.8432 MHz clock by 16 and by an integer divisor. */
 #define CONFIG_CONSOLE_BAUD_BASE 115200
-
-void config_error(struct config_parser *parser, const struct config_line *line,
-		  const char *what)
-{
-	log_msg(CONFIG_ERROR_FORMAT "%s", line->number, line->key, what);
-	config_count_error(parser);
-}
-
-void config_count_error(struct config_parser *parser)
-{
-	parser->errors++;
-	if (parser->guest)
-		parser->guest->valid = false;
-}
-
-bool config_parse_uint(const char **s, unsigned int *out)
-{
-	uint64_t v = 0;
-	const char *p = *s;
-
-	if (*p < '0' || *p > '9')
-		return false;
-	while (*p >= '0' && *p <= '9') {
-		v = v * 10 + (unsigned int)(*p++ - '0');
-		if (v > UINT32_MAX)
-			return false;
-	}
-	*out = (unsigned int)v;
-	*s = p;
-	return true;
-}
-
-bool config_parse_whole_uint(const char *s, unsigned int *out)
-{
-	return config_parse_uint(&s, out) && !*s;
-}
-
-static bool config_is_space(char c)
-{
-	return c == ' ' || c == '\t';
-}
-
-const char *config_parse_cpu_list(const char *s, unsigned int *cpu, unsigned int max,
-				  unsigned int *count, const char *too_many)
-{
-	unsigned int n = 0, value;
-
-	for (;;) {
-		while (config_is_space(*s))
-			s++;
-		if (!config_parse_uint(&s, &value))
-			return "expected a comma-separated list of cpu numbers";
-		if (n == max)
-			return too_many;
-		for (unsigned int i = 0; i < n; i++)
-			if (cpu[i] == value)
-				return "cpu listed twice";
-		cpu[n++] = value;
-		while (config_is_space(*s))
-			s++;
-		if (!*s)
-			break;
-		if (*s++ != ',')
-			return "expected a comma-separated list of cpu numbers";
-	}
-	*count = n;
-	return NULL;
-}
-
-static char *config_trim(char *s)
-{
-	char *end;
-
-	while (config_is_space(*s))
-		s++;
-	end = s + strlen(s);
-	while (end > s && config_is_space(end[-1]))
-		*--end = '\0';
-	return s;
-}
 
 /* --- global keys ---------------------------------------------------------- */
 

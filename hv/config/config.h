@@ -103,16 +103,4 @@ void config_init(struct config *config);
  */
 int config_parse(struct config *config, const char *text, size_t len);
 
-/* The spelling of a guest key in the file, e.g. "kernel". */
-const char *config_guest_key_name(enum config_guest_key key);
-
-/* The key's line, or the section header's when the key kept its default. */
-unsigned int config_guest_line(const struct config_guest *guest, enum config_guest_key key);
-
-/*
- * The default MAC of a guest named name: 02 followed by the low 40 bits of
- * the 64-bit FNV-1a hash of the name, most significant byte first.
- */
-void config_derive_mac(const char *name, uint8_t mac[CONFIG_MAC_BYTES]);
-
 #endif

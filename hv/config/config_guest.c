@@ -8,7 +8,8 @@
 #include <string.h>
 
 #include "config/config.h"
-#include "config/config_parser.h"
+#include "config/config_guest.h"
+#include "config/config_lex.h"
 #include "config/guest_layout.h"
 #include "lib/log.h"
 
@@ -207,6 +208,13 @@ static const struct {
 	[CONFIG_KEY_ON_POWEROFF] = { "on_poweroff", config_key_on_poweroff },
 };
 
+/**
+ * config_find_guest_key() - look up a guest key by its spelling in the file.
+ * @name: the key as written, already trimmed.
+ *
+ * Return: the key, or -1 when no guest key has that name (it may still be
+ * a global one).
+ */
 int config_find_guest_key(const char *name)
 {
 	for (int key = 0; key < CONFIG_GUEST_KEY_COUNT; key++)
@@ -215,6 +223,16 @@ int config_find_guest_key(const char *name)
 	return -1;
 }
 
+/**
+ * config_apply_guest() - read one key of the current guest's section.
+ * @parser: the parser's state; parser->guest is the section's guest.
+ * @line: the `key = value` line.
+ * @key: the key, as config_find_guest_key() named it.
+ *
+ * A key given twice, vcpus beside cpus, or a bad value is reported and
+ * makes the guest invalid. The key's line is recorded even when its value
+ * is bad, so later messages name it.
+ */
 void config_apply_guest(struct config_parser *parser, const struct config_line *line,
 			enum config_guest_key key)
 {
@@ -238,6 +256,11 @@ void config_apply_guest(struct config_parser *parser, const struct config_line *
 		config_error(parser, line, problem);
 }
 
+/**
+ * config_init_guest() - give a new section's guest its defaults.
+ * @guest: the guest to reset; valid until an error says otherwise.
+ * @header_line: the line of its `[guest NAME]` header.
+ */
 void config_init_guest(struct config_guest *guest, unsigned int header_line)
 {
 	memset(guest, 0, sizeof(*guest));
@@ -248,6 +271,13 @@ void config_init_guest(struct config_guest *guest, unsigned int header_line)
 	guest->on_poweroff = CONFIG_ACTION_STOP;
 }
 
+/**
+ * config_finish_guest() - end the section being read, if any.
+ * @parser: the parser's state; nothing happens when parser->guest is NULL.
+ *
+ * Reports each required key the section lacks, on the header's line, and
+ * derives the MAC from the name when none was given.
+ */
 void config_finish_guest(struct config_parser *parser)
 {
 	static const enum config_guest_key required[] = { CONFIG_KEY_KERNEL, CONFIG_KEY_MEMORY };

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "config/config_guest.h"
 #include "config/plan.h"
 #include "lib/log.h"
 

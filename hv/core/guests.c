@@ -11,6 +11,7 @@
 #include "arch/lapic.h"
 #include "arch/percpu.h"
 #include "arch/x86.h"
+#include "config/config_guest.h"
 #include "config/plan.h"
 #include "core/guests.h"
 #include "lib/printf.h"

@@ -10,6 +10,7 @@
 #include "arch/lapic.h"
 #include "arch/percpu.h"
 #include "arch/spinlock.h"
+#include "config/config_guest.h"
 #include "config/guest_layout.h"
 #include "lib/printf.h"
 #include "mm/page_alloc.h"

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "config/config.h"
+#include "config/config_guest.h"
 #include "net/net.h"
 #include "tests/unit/support/stderr_capture.h"
 

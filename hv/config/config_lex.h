@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * config_parser.h - shared between the two halves of the parser (config.c
- * reads the file, config_guest.c the guest keys); not for use outside
- * hv/config.
+ * config_lex.h - what both halves of the parser read a line with (config.c
+ * the file and the global keys, config_guest.c the guest keys): the
+ * parser's state, error reporting, spaces, numbers and CPU lists. Calls
+ * nothing in either half; not for use outside hv/config.
  */
-#ifndef SIDECORE_CONFIG_CONFIG_PARSER_H
-#define SIDECORE_CONFIG_CONFIG_PARSER_H
+#ifndef SIDECORE_CONFIG_CONFIG_LEX_H
+#define SIDECORE_CONFIG_CONFIG_LEX_H
 
 #include <stdbool.h>
 
@@ -32,10 +33,7 @@ void config_error(struct config_parser *parser, const struct config_line *line,
 /* Counts an error reported with log_msg() directly, as config_error() does. */
 void config_count_error(struct config_parser *parser);
 
-/* A decimal number below 2^32 at *s; *s moves past it. False if none or too big. */
-bool config_parse_uint(const char **s, unsigned int *out);
-
-/* As config_parse_uint(), for a string that must hold nothing else. */
+/* A decimal number below 2^32 that fills all of s. */
 bool config_parse_whole_uint(const char *s, unsigned int *out);
 
 /*
@@ -46,17 +44,10 @@ bool config_parse_whole_uint(const char *s, unsigned int *out);
 const char *config_parse_cpu_list(const char *s, unsigned int *cpu, unsigned int max,
 				  unsigned int *count, const char *too_many);
 
-/* The guest key with this name, or -1. */
-int config_find_guest_key(const char *name);
+/* True for the blanks a line may hold around its words: space and tab. */
+bool config_is_space(char c);
 
-/* Parses one key of the current guest's section. */
-void config_apply_guest(struct config_parser *parser, const struct config_line *line,
-			enum config_guest_key key);
-
-/* Gives a new section's guest its defaults; header_line is where it starts. */
-void config_init_guest(struct config_guest *guest, unsigned int header_line);
-
-/* Ends the current section, if any: required keys, derived defaults. */
-void config_finish_guest(struct config_parser *parser);
+/* Cuts the blanks at both ends of s, in place; returns where s now starts. */
+char *config_trim(char *s);
 
 #endif
