@@ -29,7 +29,7 @@ HV_LDFLAGS := -nostdlib -static -no-pie -Wl,--build-id=none -z max-page-size=0x1
 
 # Logic with no hardware access: built into the hypervisor, the host tool,
 # the unit tests and the fuzzers alike. A folder's rules.mk adds its own.
-PURE_SRCS := $(wildcard hv/platform/*.c hv/mm/*.c hv/config/*.c) hv/core/bootinfo.c
+PURE_SRCS := $(wildcard hv/platform/*.c hv/mm/*.c hv/config/*.c) hv/init/bootinfo.c
 include $(wildcard hv/*/rules.mk)
 
 HV_SRCS := $(wildcard boot/*.S hv/*/*.S) $(wildcard hv/*/*.c) $(wildcard drivers/*.c drivers/*/*.c)

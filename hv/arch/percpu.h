@@ -32,7 +32,7 @@ struct percpu {
 	enum cpu_role role;
 	volatile bool online;
 	volatile bool vmx_probed;
-	struct vmx_caps *vmx;	/* what VMX offers here; hv/core/main.c owns it */
+	struct vmx_caps *vmx;	/* what VMX offers here; hv/init/main.c owns it */
 	uint64_t stack_top;
 	struct cpu_tables tables;
 	uint64_t vmxon_region;	/* this core's, from its node; 0 if none was free */

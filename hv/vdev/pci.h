@@ -11,7 +11,7 @@
  * core also touches (the virtio-net function, which its sidecore updates,
  * config bytes included) names that lock as its own: the bus takes it
  * inside the bus lock around each access to the function's config space
- * and its written hook (hv/vm/guest_net.c). Its owner never takes the bus
+ * and its written hook (hv/guest/guest_net.c). Its owner never takes the bus
  * lock while holding it.
  */
 #ifndef SIDECORE_VDEV_PCI_H

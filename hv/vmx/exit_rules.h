@@ -5,7 +5,7 @@
  * Every value in these decisions is the guest's: the register it wrote to
  * CR0 or CR4, the XCR0 it passed to XSETBV, the MSR and value of RDMSR and
  * WRMSR, the port and width of IN and OUT. The functions only judge them;
- * hv/vm/vcpu_exit.c reads the VMCS, calls them, and carries out the verdict
+ * hv/guest/vcpu_exit.c reads the VMCS, calls them, and carries out the verdict
  * (emulate, inject #GP, or stop the guest).
  */
 #ifndef SIDECORE_VMX_EXIT_RULES_H

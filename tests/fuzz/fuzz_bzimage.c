@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * fuzz_bzimage.c - arbitrary bytes as a bzImage for hv/vm/linux_loader.c.
+ * fuzz_bzimage.c - arbitrary bytes as a bzImage for hv/guest/linux_loader.c.
  *
  * The input is the image; its last two bytes also pick the guest RAM size
  * (32 to 39 MiB) and the initrd size, so placement at the edges of RAM is
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "config/guest_layout.h"
-#include "vm/linux_loader.h"
+#include "guest/linux_loader.h"
 
 #define CHECK(cond) do { if (!(cond)) abort(); } while (0)
 

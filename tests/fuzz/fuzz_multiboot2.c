@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/bootinfo.h"
+#include "init/bootinfo.h"
 #include "mm/page_alloc.h"
 
 #define CHECK(cond) do { if (!(cond)) abort(); } while (0)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_bootinfo.c - unit tests for hv/core/bootinfo.c, on hand-built
+ * test_bootinfo.c - unit tests for hv/init/bootinfo.c, on hand-built
  * multiboot2 information structures, and a model of the boot-time memory
  * flow from the memory map to the per-node page pools.
  */
@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "core/bootinfo.h"
+#include "init/bootinfo.h"
 #include "mm/page_alloc.h"
 #include "tests/unit/support/stderr_capture.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_guest_acpi.c - the guest's ACPI tables (hv/vm/guest_acpi.c): layout,
+ * test_guest_acpi.c - the guest's ACPI tables (hv/guest/guest_acpi.c): layout,
  * checksums and contents per ACPI 6.5, and a round trip through the
  * hypervisor's own ACPI parser and topology builder.
  */
@@ -13,9 +13,9 @@
 #include <string.h>
 
 #include "config/guest_layout.h"
+#include "guest/guest_acpi.h"
 #include "platform/acpi.h"
 #include "platform/topology.h"
-#include "vm/guest_acpi.h"
 
 #define BUF_GPA GUEST_ACPI_GPA
 

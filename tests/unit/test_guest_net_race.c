@@ -25,8 +25,8 @@
 #include <linux/pci_regs.h>
 #include <linux/virtio_config.h>
 
-#include "vm/guest_device.c"
-#include "vm/guest_net.c"
+#include "guest/guest_device.c"
+#include "guest/guest_net.c"
 
 #define SLOT		1	/* the first free slot after the host bridge */
 #define BAR0		(GUEST_PCI_MMIO_GPA + SLOT * VIRTIO_PCI_BAR_SIZE)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_linux_loader.c - bzImage checks, the zero page, boot tables and
- * placement of hv/vm/linux_loader.c, on synthesized images and, when `make
+ * placement of hv/guest/linux_loader.c, on synthesized images and, when `make
  * guest` has built it, the real guest kernel.
  */
 #include <setjmp.h>
@@ -17,7 +17,7 @@
 #include <asm/e820.h>
 
 #include "config/guest_layout.h"
-#include "vm/linux_loader.h"
+#include "guest/linux_loader.h"
 
 #define KIB 0x400ull
 #define MIB 0x100000ull

@@ -15,9 +15,9 @@
 #include <string.h>
 
 #include "config/guest_layout.h"
+#include "guest/guest_acpi.h"
 #include "platform/acpi.h"
 #include "tools/sidecore/commands.h"
-#include "vm/guest_acpi.h"
 
 /* ACPI 6.5 sections 5.2.5.3 (RSDP) and 5.2.9 (FADT). */
 #define RSDP_XSDT_OFFSET 24

@@ -27,12 +27,12 @@
 #include "arch/console.h"
 #include "arch/spinlock.h"
 #include "config/guest_layout.h"
+#include "guest/guest.h"
+#include "guest/guest_log.h"
+#include "guest/guest_net.h"
 #include "lib/container.h"
 #include "mm/page_alloc.h"
 #include "sidecore/sidecore.h"
-#include "vm/guest_log.h"
-#include "vm/guest_net.h"
-#include "vm/vm.h"
 
 #define GUEST_NET_QUEUE_SIZE	256
 

@@ -15,9 +15,9 @@
 #include <string.h>
 
 #include "config/guest_layout.h"
-#include "vm/guest_acpi.h"
+#include "guest/guest_acpi.h"
 
-/* hv/vm/dsdt_aml.S: the AML iasl compiled from hv/vm/dsdt.asl. */
+/* hv/guest/dsdt_aml.S: the AML iasl compiled from hv/guest/dsdt.asl. */
 extern const uint8_t guest_dsdt_aml[];
 extern const uint32_t guest_dsdt_aml_size;
 
@@ -110,7 +110,7 @@ extern const uint32_t guest_dsdt_aml_size;
 #define MCFG_SIZE		(MCFG_ALLOCATION + 16)
 #define ECAM_BUS_SIZE		0x100000ull
 
-/* The DSDT (hv/vm/dsdt.asl) declares these same ranges. */
+/* The DSDT (hv/guest/dsdt.asl) declares these same ranges. */
 _Static_assert(GUEST_PCI_MMIO_LAST == GUEST_PCI_MMIO_GPA + GUEST_PCI_MMIO_SIZE - 1,
 	       "GUEST_PCI_MMIO_LAST does not end the MMIO window");
 _Static_assert(GUEST_ECAM_SIZE == ECAM_BUS_SIZE,

@@ -15,7 +15,7 @@
 #include <asm/processor-flags.h>
 
 #include "config/guest_layout.h"
-#include "vm/linux_loader.h"
+#include "guest/linux_loader.h"
 
 /* boot.rst "The Real-Mode Kernel Header": where the setup header starts. */
 #define SETUP_HEADER_OFFSET	offsetof(struct boot_params, hdr)

@@ -3,11 +3,11 @@
  * guests.h - from the config to running guests: core roles (one sidecore
  * per node at least), placement, creation, and handing each vCPU to its core.
  */
-#ifndef SIDECORE_CORE_GUESTS_H
-#define SIDECORE_CORE_GUESTS_H
+#ifndef SIDECORE_INIT_GUESTS_H
+#define SIDECORE_INIT_GUESTS_H
 
 #include "config/config.h"
-#include "core/bootinfo.h"
+#include "init/bootinfo.h"
 #include "platform/topology.h"
 
 /* Marks sidecores and free cores in percpu[] (every online core counts). */

@@ -4,8 +4,8 @@
  * what it did wrong), prefixed with its name and limited per guest, so one
  * guest cannot keep the shared console ring full.
  */
-#ifndef SIDECORE_VM_GUEST_LOG_H
-#define SIDECORE_VM_GUEST_LOG_H
+#ifndef SIDECORE_GUEST_GUEST_LOG_H
+#define SIDECORE_GUEST_GUEST_LOG_H
 
 #include <stdbool.h>
 

@@ -5,7 +5,7 @@
  * translated through the guest's page tables (hv/vmx/gpt_walk.c) to fetch
  * the instruction an MMIO exit must emulate.
  */
-#include "vm/vm.h"
+#include "guest/guest.h"
 #include "vmx/gpt_walk.h"
 #include "vmx/vmcs.h"
 

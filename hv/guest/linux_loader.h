@@ -9,8 +9,8 @@
  * It touches nothing but the RAM buffer it is given, so the unit tests and the
  * fuzzer run it on the host.
  */
-#ifndef SIDECORE_VM_LINUX_LOADER_H
-#define SIDECORE_VM_LINUX_LOADER_H
+#ifndef SIDECORE_GUEST_LINUX_LOADER_H
+#define SIDECORE_GUEST_LINUX_LOADER_H
 
 #include <stddef.h>
 #include <stdint.h>

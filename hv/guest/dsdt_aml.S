@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * dsdt_aml.S - the guest DSDT as iasl compiled it from hv/vm/dsdt.asl.
- * hv/vm/rules.mk builds $(B)/gen/dsdt.aml and puts $(B)/gen on the include
+ * dsdt_aml.S - the guest DSDT as iasl compiled it from hv/guest/dsdt.asl.
+ * hv/guest/rules.mk builds $(B)/gen/dsdt.aml and puts $(B)/gen on the include
  * path, where the assembler looks for .incbin files. The size is exported
  * as a number so C never subtracts pointers to two different objects.
  */

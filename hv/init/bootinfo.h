@@ -2,8 +2,8 @@
 /*
  * bootinfo.h - what the boot loader handed over, parsed from multiboot2.
  */
-#ifndef SIDECORE_CORE_BOOTINFO_H
-#define SIDECORE_CORE_BOOTINFO_H
+#ifndef SIDECORE_INIT_BOOTINFO_H
+#define SIDECORE_INIT_BOOTINFO_H
 
 #include <stddef.h>
 #include <stdint.h>

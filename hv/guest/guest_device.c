@@ -4,9 +4,9 @@
  * interrupt messages take to its vCPUs.
  */
 #include "arch/console.h"
+#include "guest/guest.h"
+#include "guest/guest_device.h"
 #include "vdev/msi.h"
-#include "vm/guest_device.h"
-#include "vm/vm.h"
 
 bool guest_device_add(struct guest *g, struct guest_device *dev)
 {

@@ -4,11 +4,11 @@
  *
  * RSDP -> XSDT -> FADT (hardware-reduced, sleep registers, X_DSDT -> DSDT),
  * MADT (one local APIC per vCPU) and MCFG (ECAM for bus 0). The DSDT is AML
- * compiled from hv/vm/dsdt.asl at build time; the other tables are written
+ * compiled from hv/guest/dsdt.asl at build time; the other tables are written
  * here for the guest's vCPUs. docs/guest-platform.md describes the result.
  */
-#ifndef SIDECORE_VM_GUEST_ACPI_H
-#define SIDECORE_VM_GUEST_ACPI_H
+#ifndef SIDECORE_GUEST_GUEST_ACPI_H
+#define SIDECORE_GUEST_GUEST_ACPI_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -6,8 +6,8 @@
  * device type adds itself with one guest_device_add() and is otherwise
  * known only to its own files (docs/architecture.md, "Devices").
  */
-#ifndef SIDECORE_VM_GUEST_DEVICE_H
-#define SIDECORE_VM_GUEST_DEVICE_H
+#ifndef SIDECORE_GUEST_GUEST_DEVICE_H
+#define SIDECORE_GUEST_GUEST_DEVICE_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,21 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * vm.h - guests and their vCPUs. A guest owns a contiguous block of its
+ * guest.h - guests and their vCPUs. A guest owns a contiguous block of its
  * node's RAM, an EPT, its emulated devices and one vCPU per pinned core.
  */
-#ifndef SIDECORE_VM_VM_H
-#define SIDECORE_VM_VM_H
+#ifndef SIDECORE_GUEST_GUEST_H
+#define SIDECORE_GUEST_GUEST_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "arch/spinlock.h"
 #include "config/config.h"
+#include "guest/guest_device.h"
 #include "lib/ratelimit.h"
 #include "vdev/pci.h"
 #include "vdev/uart.h"
 #include "vdev/vlapic.h"
-#include "vm/guest_device.h"
 #include "vmx/ept.h"
 #include "vmx/posted.h"
 #include "vmx/vmcs.h"

@@ -4,17 +4,17 @@
  * PCI bus, the device model behind it, its port on the switch and on the
  * sidecore that serves it.
  */
-#ifndef SIDECORE_VM_GUEST_NET_H
-#define SIDECORE_VM_GUEST_NET_H
+#ifndef SIDECORE_GUEST_GUEST_NET_H
+#define SIDECORE_GUEST_GUEST_NET_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "guest/guest_device.h"
 #include "sidecore/port.h"
 #include "virtio/guest_mem.h"
 #include "virtio/virtio_net.h"
 #include "virtio/virtio_pci.h"
-#include "vm/guest_device.h"
 
 struct guest;
 struct sidecore;

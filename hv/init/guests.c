@@ -13,12 +13,12 @@
 #include "arch/x86.h"
 #include "config/config_guest.h"
 #include "config/plan.h"
-#include "core/guests.h"
+#include "guest/guest.h"
+#include "guest/guest_net.h"
+#include "init/guests.h"
 #include "lib/printf.h"
 #include "mm/page_alloc.h"
 #include "sidecore/sidecore.h"
-#include "vm/guest_net.h"
-#include "vm/vm.h"
 #include "vmx/vmx.h"
 
 /* Per node, kept back from guests for EPT tables, VMCS pages and buffers. */

@@ -12,10 +12,10 @@
 #include "arch/console.h"
 #include "arch/tsc.h"
 #include "arch/x86.h"
+#include "guest/guest.h"
+#include "guest/guest_log.h"
 #include "lib/printf.h"
 #include "lib/ratelimit.h"
-#include "vm/guest_log.h"
-#include "vm/vm.h"
 
 #define GUEST_LOG_BURST		1024
 #define GUEST_LOG_PER_SECOND	20

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * vm.c - a guest's life: RAM from its node, EPT, the Linux image and ACPI
+ * guest.c - a guest's life: RAM from its node, EPT, the Linux image and ACPI
  * tables loaded into it, devices, vCPUs; then run, stop or crash, and the
  * configured policy (stop or restart).
  */
@@ -12,12 +12,12 @@
 #include "arch/spinlock.h"
 #include "config/config_guest.h"
 #include "config/guest_layout.h"
+#include "guest/guest.h"
+#include "guest/guest_acpi.h"
+#include "guest/guest_log.h"
+#include "guest/linux_loader.h"
 #include "lib/printf.h"
 #include "mm/page_alloc.h"
-#include "vm/guest_acpi.h"
-#include "vm/guest_log.h"
-#include "vm/linux_loader.h"
-#include "vm/vm.h"
 #include "vmx/vmx.h"
 
 static uint16_t next_vpid = 1;	/* VPID 0 is the host's (§29.1) */

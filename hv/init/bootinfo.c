@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "core/bootinfo.h"
+#include "init/bootinfo.h"
 #include "lib/log.h"
 
 /* Tag types, Multiboot2 specification sections 3.6.2 to 3.6.17. */
