@@ -167,7 +167,11 @@ void log_msg(const char *fmt, ...)
 	console_append(line, len);
 }
 
-/*
+/**
+ * panic() - print a message and stop this core for good
+ * @fmt: printf-style format of the message, printed after "panic: "
+ * @...: the format's arguments
+ *
  * Writes what is queued, then the message itself past the ring (a full ring
  * must not drop it). From here on every line is written through. A panic
  * inside the console's own drain (this core holds drain_lock) skips the lock

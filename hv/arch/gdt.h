@@ -27,7 +27,13 @@ struct cpu_tables {
 	struct tss tss;
 };
 
-/* Fills tables and loads GDTR, the segment registers and TR on this CPU. */
+/**
+ * gdt_load() - set up and load this CPU's GDT and TSS
+ * @tables: this CPU's tables, filled in here; GDTR and TR point into them
+ *
+ * Loads GDTR, CS, DS, ES, SS and TR; the TSS is there only because VM entry
+ * needs a usable host TR.
+ */
 void gdt_load(struct cpu_tables *tables);
 
 #endif

@@ -20,7 +20,19 @@ struct trap_frame {
 	uint64_t rip, cs, rflags, rsp, ss;	/* pushed by the CPU */
 };
 
-void idt_init(void);	/* builds the table once, on the BSP */
-void idt_load(void);	/* every CPU */
+/**
+ * idt_init() - build the interrupt descriptor table
+ *
+ * Runs once, on the BSP, before any CPU loads the table: one gate per
+ * exception and one per vector the hypervisor owns.
+ */
+void idt_init(void);
+
+/**
+ * idt_load() - load the shared table into this CPU's IDTR
+ *
+ * Every CPU calls it, after idt_init() has run on the BSP.
+ */
+void idt_load(void);
 
 #endif

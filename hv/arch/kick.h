@@ -33,17 +33,31 @@ struct kick_window {
 	uint64_t resume;	/* where a kick that lands there continues */
 };
 
-/* Makes the core with this APIC ID leave its guest or its HLT. */
+/**
+ * kick_send() - make a core leave its guest or its HLT
+ * @apic_id: local APIC ID of the core to kick
+ *
+ * Sends an NMI, which reaches a VM exit even while the guest runs with
+ * interrupts disabled, unlike a fixed-vector IPI under Bochs.
+ */
 void kick_send(uint32_t apic_id);
 
-/*
- * Halts until an interrupt or a kick; returns at once if a kick came
- * since the flag was last cleared, and clears it. Called with interrupts
- * disabled; returns so.
+/**
+ * kick_idle() - halt until an interrupt or a kick
+ *
+ * Returns at once if a kick came since the core's kicked flag was last
+ * cleared, and clears it. Called with interrupts disabled; returns so.
  */
 void kick_idle(void);
 
-/* The NMI handler in VMX root operation: note the kick, mind the windows. */
+/**
+ * kick_nmi() - the NMI handler in VMX root operation
+ * @f: the interrupted state; its RIP may move to a window's resume address
+ *
+ * Marks this core kicked. An NMI that interrupted a kick window returns to
+ * the window's resume address instead, so the HLT or VM entry the window
+ * leads to is never reached with the kick unseen.
+ */
 void kick_nmi(struct trap_frame *f);
 
 #endif

@@ -9,19 +9,82 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Call on each CPU; the BSP first. */
+/**
+ * lapic_init() - enable this CPU's local APIC
+ *
+ * Call on each CPU, the BSP first. Switches to x2APIC mode where CPUID
+ * reports it, accepts every priority and sets the spurious vector.
+ */
 void lapic_init(void);
+
+/**
+ * lapic_is_x2apic() - whether the local APIC runs in x2APIC mode
+ *
+ * Return: true for x2APIC (MSR access), false for xAPIC (MMIO).
+ */
 bool lapic_is_x2apic(void);
+
+/**
+ * lapic_id() - this CPU's local APIC ID
+ *
+ * Return: the full 32-bit ID in x2APIC mode, the 8-bit one in xAPIC mode.
+ */
 uint32_t lapic_id(void);
+
+/**
+ * lapic_eoi() - signal the end of the interrupt being serviced
+ */
 void lapic_eoi(void);
+
+/**
+ * lapic_send_ipi() - send a fixed-vector interrupt to one core
+ * @apic_id: local APIC ID of the destination
+ * @vector: interrupt vector to deliver
+ *
+ * In xAPIC mode waits until the APIC has accepted the ICR write.
+ */
 void lapic_send_ipi(uint32_t apic_id, uint8_t vector);
+
+/**
+ * lapic_send_nmi() - send an NMI to one core
+ * @apic_id: local APIC ID of the destination
+ */
 void lapic_send_nmi(uint32_t apic_id);
+
+/**
+ * lapic_send_init() - send an INIT IPI to one core, to start an AP
+ * @apic_id: local APIC ID of the destination
+ */
 void lapic_send_init(uint32_t apic_id);
+
+/**
+ * lapic_send_sipi() - send a startup IPI to one core
+ * @apic_id: local APIC ID of the destination
+ * @page: number of the 4 KiB page below 1 MiB where the AP starts
+ */
 void lapic_send_sipi(uint32_t apic_id, uint8_t page);
 
-/* A one-shot host timer on VECTOR_TIMER, to wake a halted vCPU's core. */
+/**
+ * lapic_timer_init() - set up this core's one-shot host timer
+ *
+ * The timer interrupts on VECTOR_TIMER, to wake a halted vCPU's core or to
+ * sample a sidecore's profile. It uses TSC-deadline mode where the CPU has
+ * it; otherwise one-shot mode, whose rate the first call measures against
+ * the TSC (Nehalem), so tsc_init() must have run.
+ */
 void lapic_timer_init(void);
+
+/**
+ * lapic_timer_arm() - make the host timer fire once at a TSC value
+ * @tsc_deadline: host TSC value to fire at; one already past fires at once
+ *
+ * Replaces any deadline armed before.
+ */
 void lapic_timer_arm(uint64_t tsc_deadline);
+
+/**
+ * lapic_timer_disarm() - cancel the deadline lapic_timer_arm() set
+ */
 void lapic_timer_disarm(void);
 
 #endif

@@ -44,6 +44,13 @@ struct percpu {
 
 extern struct percpu percpu[MAX_CPUS];
 
+/**
+ * percpu_setup() - point this CPU's GS at its per-CPU block
+ * @cpu: topology CPU number of the calling CPU
+ *
+ * Also loads the block's GDT and TSS (gdt_load()). The BSP calls it once
+ * as CPU 0 before it knows its number from the MADT, then again with it.
+ */
 void percpu_setup(unsigned int cpu);
 
 static inline struct percpu *this_cpu(void)

@@ -63,7 +63,6 @@ _Static_assert(TOPO_MAX_NODES <= CONFIG_MAX_SIDECORES, "one sidecore per node mu
  * Return: how many listed CPUs do not exist or are not usable, plus the
  * nodes left without a sidecore; each is reported.
  */
-
 int plan_choose_sidecores(struct plan_machine *machine, const struct config *config)
 {
 	const struct topology *topo = machine->topo;

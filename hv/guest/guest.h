@@ -117,51 +117,242 @@ struct guest {
 	unsigned int device_count;
 	/*
 	 * Prints every guest's and sidecore's counters, tagged (a write to
-	 * GUEST_COUNTERS_PORT); its creator (core/guests.c) sets it.
+	 * GUEST_COUNTERS_PORT); its creator (init/guests.c) sets it.
 	 */
 	void (*print_counters)(unsigned int tag);
 
 	uint8_t io_port_logged[65536 / 8];	/* unclaimed ports reported once */
 
 	struct spinlock log_lock;	/* guards log_limit: any of its vCPUs may log */
-	struct ratelimit log_limit;	/* its console lines (vm/guest_log.c) */
+	struct ratelimit log_limit;	/* its console lines (guest/guest_log.c) */
 };
 
-/* Builds and loads one guest from its config section; false (reported) on failure. */
+/**
+ * guest_create() - build one guest and load its kernel
+ * @guest: filled in; it must stay put, as its vCPUs and devices point at it
+ * @id: the guest's number, counting the guests created so far from 0
+ * @config: its config section; it must outlive the guest
+ * @node: NUMA node its RAM, EPT and vCPU pages come from
+ * @cpus: the physical cores its vCPUs are pinned to, vcpu_count of them
+ * @vcpu_count: how many vCPUs it has
+ * @kernel: the bzImage boot module, read-only
+ * @kernel_size: its size in bytes
+ * @initrd: the initramfs boot module, or NULL
+ * @initrd_size: its size in bytes
+ *
+ * Takes its RAM in one 2 MiB-aligned block of the node, maps it with EPT,
+ * sets up the platform devices and every vCPU, and loads the kernel, the
+ * initramfs and ACPI tables. Its other devices are added afterwards.
+ *
+ * Return: true on success; false, with the reason printed, when memory is
+ * short or the kernel cannot be loaded.
+ */
 bool guest_create(struct guest *guest, unsigned int id, const struct config_guest *config,
 		  unsigned int node, const unsigned int *cpus, unsigned int vcpu_count,
 		  const void *kernel, uint64_t kernel_size,
 		  const void *initrd, uint64_t initrd_size);
-/* Runs vCPU v on the calling core until the guest stops for good. */
+/**
+ * guest_run_vcpu() - run a vCPU on the calling core until its guest is done
+ * @v: the vCPU pinned to this core
+ *
+ * Enables VMX and the host timer on the core, then runs the guest; each
+ * time it powers off or crashes, prints its counters and applies the
+ * config's on_poweroff or on_crash: a restart resets its devices and
+ * reloads it, anything else returns.
+ */
 void guest_run_vcpu(struct vcpu *v);
+
+/**
+ * guest_print_counters() - print one "counters:" line per vCPU of a guest
+ * @guest: the guest
+ *
+ * Exits, interrupts, injected faults, kicks, doorbells and halted time,
+ * then every exit reason seen with its count.
+ */
 void guest_print_counters(const struct guest *guest);
+
+/**
+ * guest_state_name() - a guest state as the console prints it
+ * @state: the state
+ *
+ * Return: "starting", "running", "stopped" or "crashed"; a static string.
+ */
 const char *guest_state_name(enum guest_state state);
 
 /* vcpu.c: VMCS life cycle and the run loop. */
+
+/**
+ * vcpu_create() - allocate a vCPU's VMX pages
+ * @v: the vCPU, with its guest set
+ *
+ * The VMCS, MSR and I/O bitmaps and the virtual-APIC page come from the
+ * guest's node; the APIC-access page, one for all vCPUs, is mapped into the
+ * guest's EPT at the local APIC's address. Every MSR but a few the
+ * hypervisor does not use, and every I/O port, exit.
+ *
+ * Return: false if memory ran out.
+ */
 bool vcpu_create(struct vcpu *v);
+
+/**
+ * vcpu_reset() - make the vCPU's VMCS current and set it up for a new life
+ * @v: the vCPU, on its own core with VMX enabled
+ *
+ * Clears and loads the VMCS, then writes controls from this core's VMX
+ * capabilities, the host state, and the 64-bit Linux entry state the
+ * loader left in the guest's boot fields. Resets the TSC offset, the
+ * virtual APIC and the posted-interrupt descriptor.
+ *
+ * Return: false, with the reason printed, if the VMCS cannot be loaded or
+ * the CPU lacks a VMX control the hypervisor requires.
+ */
 bool vcpu_reset(struct vcpu *v);
+
+/**
+ * vcpu_run() - enter the guest and handle its exits until the vCPU stops
+ * @v: the vCPU, after vcpu_reset() on this core
+ *
+ * Before each entry, delivers what its APIC has pending and arms the
+ * preemption timer, where the CPU has one, for the guest's timer deadline.
+ * A kick that comes after the loop clears the core's kicked flag cancels
+ * the entry, and the loop goes round to collect what the kick was for.
+ *
+ * Return: why it stopped (never VCPU_STOP_NONE); v->stop_reason says more.
+ */
 enum vcpu_stop vcpu_run(struct vcpu *v);
+
+/**
+ * vcpu_stop() - make vcpu_run() return after the current exit
+ * @v: the vCPU
+ * @why: power-off or crash
+ * @reason: text for the console, cut to fit v->stop_reason
+ */
 void vcpu_stop(struct vcpu *v, enum vcpu_stop why, const char *reason);
-/* Lets vCPUs use the CPU's posted interrupts where it has them (config key). */
+
+/**
+ * vcpu_allow_posted_interrupts() - let vCPUs use the CPU's posted interrupts
+ * @allow: the config's posted_interrupts key
+ *
+ * Takes effect at each vcpu_reset(), and only where the core has posted
+ * interrupts and virtual-interrupt delivery; otherwise posts are collected
+ * by the vCPU's core after a kick.
+ */
 void vcpu_allow_posted_interrupts(bool allow);
-/* Raises vector in v's APIC from any core; v's core merges it before its next entry. */
+
+/**
+ * vcpu_post_interrupt() - raise a vector in a vCPU's APIC from any core
+ * @v: the vCPU
+ * @vector: the vector to raise
+ *
+ * Sets it in the posted-interrupt descriptor; the first post of a batch
+ * also notifies the vCPU's core (the posted-interrupt vector, or a kick)
+ * unless notifications are suppressed. The core merges the batch before
+ * its next entry.
+ */
 void vcpu_post_interrupt(struct vcpu *v, uint8_t vector);
+
+/**
+ * vcpu_collect_posted() - move posted vectors into the virtual APIC's IRR
+ * @v: the vCPU, on its own core
+ *
+ * Return: true if anything was posted since the last collection.
+ */
 bool vcpu_collect_posted(struct vcpu *v);
 
-/* The guest's TSC now; IA32_TSC and IA32_TSC_ADJUST writes move it. */
+/**
+ * vcpu_guest_tsc() - the guest's TSC now
+ * @v: the vCPU
+ *
+ * Return: the host TSC plus the vCPU's offset, which writes to IA32_TSC
+ * and IA32_TSC_ADJUST move.
+ */
 uint64_t vcpu_guest_tsc(const struct vcpu *v);
+
+/**
+ * vcpu_set_tsc_offset() - set what is added to the host TSC for the guest
+ * @v: the vCPU, whose VMCS is current
+ * @offset: guest TSC minus host TSC, modulo 2^64
+ */
 void vcpu_set_tsc_offset(struct vcpu *v, uint64_t offset);
+
+/**
+ * vcpu_inject_exception() - deliver a hardware exception at the next entry
+ * @v: the vCPU, whose VMCS is current
+ * @vector: the exception vector
+ * @has_error: whether the exception pushes an error code
+ * @error: the error code, if it does
+ *
+ * For faults real hardware would raise on the instruction that exited, so
+ * the caller leaves the guest's RIP on that instruction.
+ */
 void vcpu_inject_exception(struct vcpu *v, uint8_t vector, bool has_error, uint32_t error);
+
+/**
+ * vmx_skip_instruction() - move the guest past the instruction that exited
+ *
+ * Advances the current VMCS's guest RIP by the exit's instruction length
+ * and ends any STI or MOV SS interrupt shadow, as executing it would have.
+ */
 void vmx_skip_instruction(void);
+
+/**
+ * vcpu_gpr() - a guest register by its instruction encoding
+ * @v: the vCPU
+ * @index: 0 (RAX) to 15 (R15), as ModRM and exit qualifications encode it;
+ *	higher bits are ignored
+ *
+ * The RSP slot is not the guest's RSP, which lives in the VMCS; callers
+ * that may name register 4 read the VMCS instead.
+ *
+ * Return: where the register is saved while the guest is out.
+ */
 uint64_t *vcpu_gpr(struct vcpu *v, unsigned int index);
+
+/**
+ * vcpu_dump() - print a vCPU's registers and the VMCS state behind a stop
+ * @v: the vCPU, whose VMCS is current
+ */
 void vcpu_dump(struct vcpu *v);
 
-/* vcpu_exit.c: one handler per exit reason; false ends the run loop. */
+/* vcpu_exit.c: one handler per exit reason. */
+
+/**
+ * vcpu_handle_exit() - handle one VM exit
+ * @v: the vCPU that exited, on its own core
+ * @reason: the basic exit reason (the low 16 bits of the VMCS field)
+ *
+ * Emulates the instruction and returns to the guest, injects the fault
+ * real hardware would raise, or stops the vCPU with a reason.
+ *
+ * Return: false when the handler stopped the vCPU; the run loop itself goes
+ * by v->stop, which a handled power-off also sets.
+ */
 bool vcpu_handle_exit(struct vcpu *v, uint32_t reason);
 
 /* vcpu_memory.c: guest memory as the vCPU sees it. */
+
+/**
+ * guest_gpa_to_host() - where a range of guest RAM is in the hypervisor
+ * @guest: the guest
+ * @gpa: guest-physical address of the range
+ * @len: its length in bytes
+ *
+ * Return: the host pointer, or NULL unless the whole range is guest RAM.
+ */
 void *guest_gpa_to_host(const struct guest *guest, uint64_t gpa, uint64_t len);
-/* Copies len bytes at guest-virtual gva (per the vCPU's paging) into buf. */
+
+/**
+ * vcpu_read_guest_virtual() - copy bytes from a guest-virtual address
+ * @v: the vCPU, whose VMCS is current (its CR3 is used)
+ * @gva: guest-virtual address to read from
+ * @buf: where the bytes go
+ * @len: how many bytes
+ *
+ * Walks the guest's page tables, so the fetch of an instruction to emulate
+ * sees what the guest sees.
+ *
+ * Return: false if any byte is not mapped or not guest RAM.
+ */
 bool vcpu_read_guest_virtual(struct vcpu *v, uint64_t gva, void *buf, unsigned int len);
 
 #endif

@@ -52,6 +52,7 @@ bool guest_log_allow(struct guest *g)
  * guest_log() - print one line on behalf of a guest, if its bucket allows.
  * @g: the guest; its name prefixes the line as "[name] ".
  * @fmt: printf format, ending in a newline like printk's.
+ * @...: the format's arguments.
  *
  * Refused lines are only counted; the next line let through is preceded by
  * "[name] N console lines suppressed".

@@ -352,7 +352,6 @@ void vcpu_post_interrupt(struct vcpu *v, uint8_t vector)
 	}
 }
 
-/* Moves posted vectors into the virtual APIC's IRR; true if there were any. */
 bool vcpu_collect_posted(struct vcpu *v)
 {
 	uint64_t pir[PI_PIR_WORDS];

@@ -10,22 +10,51 @@
 #include "init/bootinfo.h"
 #include "platform/topology.h"
 
-/* Marks sidecores and free cores in percpu[] (every online core counts). */
+/**
+ * guests_assign_roles() - mark the sidecores and the free cores in percpu[]
+ * @topo: the machine's topology
+ * @config: its `sidecores` key names the CPUs to use first
+ *
+ * Every online core counts as usable; each node keeps 16 MiB of its free
+ * pages back from guests for EPT tables, VMCS pages and buffers. Runs the
+ * planner the host tool's `plan` command uses, on what the hypervisor has.
+ */
 void guests_assign_roles(const struct topology *topo, const struct config *config);
-/*
- * Places and builds every valid guest; reports each one that cannot start.
- * A guest whose boot modules are missing is marked invalid in config.
+
+/**
+ * guests_create() - place and build every valid guest
+ * @config: the parsed config; a guest whose boot modules are missing is
+ *	marked invalid in it
+ * @boot: the boot information, for the kernel and initramfs modules
+ *
+ * Call after guests_assign_roles(). Each guest gets its network device and
+ * its cores their vCPUs; one that cannot start is reported and takes no
+ * core.
  */
 void guests_create(struct config *config, const struct boot_info *boot);
-/* Prints the role and guest lines of the boot summary. */
+
+/**
+ * guests_print_summary() - print the role and guest lines of the boot summary
+ * @topo: the machine's topology
+ */
 void guests_print_summary(const struct topology *topo);
-/*
- * Every guest's, sidecore's and port's counters between "counters: begin
- * tag T" and "counters: end tag T" lines: the tag lets a benchmark pair
- * the snapshots it asked for.
+
+/**
+ * guests_print_counters() - print every guest's, sidecore's and port's counters
+ * @tag: number printed in the "counters: begin tag T" and "counters: end
+ *	tag T" lines around them
+ *
+ * The tag lets a benchmark pair the snapshots it asked for (a guest's
+ * write to GUEST_COUNTERS_PORT).
  */
 void guests_print_counters(unsigned int tag);
-/* Sends every vCPU core off to run its guest. */
+
+/**
+ * guests_start() - send every sidecore and vCPU core off to work
+ *
+ * Wakes them from their idle loop with an IPI; the caller, if a sidecore,
+ * starts its own loop afterwards.
+ */
 void guests_start(void);
 
 #endif

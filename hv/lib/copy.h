@@ -17,7 +17,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/**
+ * copy_qwords() - copy bytes with REP MOVSQ, then REP MOVSB for the tail
+ * @dst: destination; must not overlap @src
+ * @src: source
+ * @n: bytes to copy
+ */
 void copy_qwords(void *dst, const void *src, size_t n);
+
+/**
+ * fill_qwords() - fill bytes with REP STOSQ, then REP STOSB for the tail
+ * @dst: destination
+ * @c: the byte to store
+ * @n: bytes to fill
+ */
 void fill_qwords(void *dst, uint8_t c, size_t n);
 
 #endif

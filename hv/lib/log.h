@@ -9,6 +9,14 @@
 #ifndef SIDECORE_LIB_LOG_H
 #define SIDECORE_LIB_LOG_H
 
+/**
+ * log_msg() - report one line, typically malformed input a pure module met
+ * @fmt: printf-style format of the line, without its newline
+ * @...: the format's arguments
+ *
+ * Each build links its own: the console in the hypervisor, stderr in the
+ * host tool and the unit tests.
+ */
 void log_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -24,10 +24,25 @@ struct profile {
 	uint32_t count[PROFILE_MAX_BUCKETS];
 };
 
-/* Covers [text_start, text_end), or its first PROFILE_MAX_BUCKETS buckets. */
+/**
+ * profile_init() - an empty profile of a text range
+ * @p: the profile, cleared here
+ * @text_start: the first text address
+ * @text_end: the address after the text
+ *
+ * Covers [text_start, text_end), or its first PROFILE_MAX_BUCKETS buckets.
+ */
 void profile_init(struct profile *p, uint64_t text_start, uint64_t text_end);
 
-/* Counts one sample; safe to call from an interrupt on the profiled core. */
+/**
+ * profile_sample() - count one sample
+ * @p: the profile
+ * @rip: the interrupted instruction pointer
+ *
+ * Takes no lock: safe to call from an interrupt on the profiled core, the
+ * only one that writes the profile. A RIP outside the text is counted in
+ * p->outside.
+ */
 void profile_sample(struct profile *p, uint64_t rip);
 
 /**

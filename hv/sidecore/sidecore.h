@@ -44,8 +44,22 @@ struct sidecore {
 	struct profile *profile;	/* on the sidecore's node; NULL if none was free */
 };
 
-/* One struct sidecore per CPU whose role is SIDECORE, and the rings between them. */
+/**
+ * sidecore_setup() - one struct sidecore per online CPU whose role is SIDECORE
+ *
+ * Also sets up the machine's switch and a ring from every sidecore to every
+ * other, each on the node of the sidecore that reads it. A core beyond
+ * NET_MAX_SIDECORES goes back to idle, so it never enters the poll loop.
+ */
 void sidecore_setup(void);
+
+/**
+ * sidecore_of_cpu() - the sidecore a core runs
+ * @cpu: topology CPU number
+ *
+ * Return: the sidecore, or NULL if the core runs none or sidecore_setup()
+ * has not run.
+ */
 struct sidecore *sidecore_of_cpu(unsigned int cpu);
 
 /**
@@ -85,9 +99,22 @@ unsigned int sidecore_poll_pass(struct sidecore *sc, bool *live, unsigned int *b
  */
 void sidecore_flush_ports(struct sidecore *sc, uint64_t now);
 
-/* The calling core's poll loop; never returns. */
+/**
+ * sidecore_run() - the calling core's poll loop; never returns
+ * @sc: the sidecore of the calling core
+ *
+ * Passes run back to back while a port is live or, on the console's
+ * drainer, output waits; otherwise the core halts until an interrupt
+ * (sidecore_wake(), a console line to drain, its profile timer).
+ */
 void sidecore_run(struct sidecore *sc) __attribute__((noreturn));
-/* Sidecore and port counters, machine-readable lines. */
+
+/**
+ * sidecore_print_counters() - print every sidecore's and port's counters
+ *
+ * Machine-readable "counters:" lines: each sidecore's polls, packets and
+ * busy time, its profile's hit buckets, then each attached port's own.
+ */
 void sidecore_print_counters(void);
 
 #endif

@@ -370,7 +370,6 @@ static enum decode_status decode_two_byte(struct cursor *cur, const struct prefi
  *
  * Return: DECODE_OK, or why the instruction cannot be emulated.
  */
-
 enum decode_status decode_instruction(struct decode_insn *insn, const uint8_t *code,
 				      size_t length, enum decode_mode mode)
 {
@@ -425,7 +424,6 @@ enum decode_status decode_instruction(struct decode_insn *insn, const uint8_t *c
  *
  * Return: a static string; "unknown status" for values outside the enum.
  */
-
 const char *decode_status_name(enum decode_status status)
 {
 	switch (status) {
@@ -454,7 +452,6 @@ const char *decode_status_name(enum decode_status status)
  * zero-extends to 64 bits while an 8- or 16-bit result leaves the rest of the
  * register alone (for AH..BH, every bit but 15:8).
  */
-
 void decode_read_complete(const struct decode_insn *insn,
 			  uint64_t gprs[DECODE_GPR_COUNT], uint64_t value)
 {
@@ -493,7 +490,6 @@ void decode_read_complete(const struct decode_insn *insn,
  * Return: the immediate or the source register (bits 15:8 for AH..BH), cut
  * to insn->size bytes.
  */
-
 uint64_t decode_write_value(const struct decode_insn *insn,
 			    const uint64_t gprs[DECODE_GPR_COUNT])
 {

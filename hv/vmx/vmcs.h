@@ -246,10 +246,33 @@ static inline void vmcs_write(uint32_t field, uint64_t value)
 	asm volatile("vmwrite %1, %0" : : "r"((uint64_t)field), "rm"(value) : "cc");
 }
 
-/* VMCLEAR / VMPTRLD; false on VMfail (CF or ZF set). */
+/**
+ * vmcs_clear() - VMCLEAR a VMCS
+ * @vmcs: physical address of the VMCS region
+ *
+ * Puts the region in the clear state, so the next VM entry with it must be
+ * a VMLAUNCH.
+ *
+ * Return: false on VMfail (CF or ZF set).
+ */
 bool vmcs_clear(uint64_t vmcs);
+
+/**
+ * vmcs_load() - VMPTRLD: make a VMCS this core's current one
+ * @vmcs: physical address of the VMCS region
+ *
+ * vmcs_read() and vmcs_write() act on the current VMCS.
+ *
+ * Return: false on VMfail (CF or ZF set).
+ */
 bool vmcs_load(uint64_t vmcs);
 
+/**
+ * vmcs_exit_reason_name() - a basic exit reason as the counters print it
+ * @reason: the basic exit reason (low 16 bits of the exit reason field)
+ *
+ * Return: a static lower-case name, or "other" for a reason without one.
+ */
 const char *vmcs_exit_reason_name(unsigned int reason);
 
 #endif
