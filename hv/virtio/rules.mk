@@ -4,4 +4,4 @@
 # virtio-net device logic are pure state machines over registers and guest
 # memory, unit-tested and fuzzed on the host.
 PURE_SRCS += hv/virtio/virtq.c hv/virtio/virtio_net.c
-PURE_SRCS += hv/virtio/virtio_pci.c
+PURE_SRCS += hv/virtio/virtio_pci.c hv/virtio/virtio_pci_caps.c

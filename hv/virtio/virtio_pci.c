@@ -1,17 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * virtio_pci.c - a modern virtio PCI function (virtio 1.1 §4.1): identity and
- * capability list in config space, the virtio structures and MSI-X in BAR 0,
- * the device status state machine, and MSI-X masking (PCI 3.0 §6.8).
- *
- * BAR 0 (16 KiB), one concern per 4 KiB page where it matters:
- *   0x0000 common configuration     0x0800 ISR status
- *   0x1000 device-specific config   0x2000 notifications, 4 bytes per queue
- *   0x3000 MSI-X table              0x3800 MSI-X pending bits
- * PCI 3.0 §6.8.2 forbids other registers in a 4 KiB range holding the MSI-X
- * table or PBA, so those two keep the last page to themselves.
+ * virtio_pci.c - a modern virtio PCI function (virtio 1.1 §4.1): its
+ * identity, the virtio structures in BAR 0 (layout in
+ * virtio_pci_internal.h), the device status state machine, and interrupts
+ * through the MSI-X table (vdev/msix.c) or the ISR. The capability list and
+ * the configuration access window are in virtio_pci_caps.c.
  */
-#include <stddef.h>
 #include <string.h>
 
 #include <linux/pci_regs.h>
@@ -20,7 +14,9 @@
 #include <linux/virtio_pci.h>
 
 #include "lib/log.h"
+#include "vdev/msix.h"
 #include "virtio/virtio_pci.h"
+#include "virtio/virtio_pci_internal.h"
 
 /* PCI identity of a non-transitional device (virtio 1.1 §4.1.2). */
 #define VIRTIO_PCI_VENDOR	0x1af4
@@ -31,39 +27,6 @@
 #define PCI_CLASS_CODE_ETHERNET	0x020000
 #define PCI_CLASS_CODE_OTHER	0xff0000
 
-#define BAR_COMMON		0x0000
-#define BAR_ISR			0x0800
-#define BAR_DEVICE		0x1000
-#define BAR_NOTIFY		0x2000
-#define BAR_MSIX_TABLE		0x3000
-#define BAR_MSIX_PBA		0x3800
-#define COMMON_SIZE		sizeof(struct virtio_pci_common_cfg)
-/* §4.1.4.4: an even power of two; each queue gets its own 32-bit slot. */
-#define NOTIFY_MULTIPLIER	4
-
-_Static_assert(VIRTIO_PCI_VECTORS_MAX * PCI_MSIX_ENTRY_SIZE <= BAR_MSIX_PBA - BAR_MSIX_TABLE,
-	       "MSI-X table overlaps the PBA");
-_Static_assert(VIRTIO_PCI_QUEUES_MAX * NOTIFY_MULTIPLIER <= BAR_MSIX_TABLE - BAR_NOTIFY,
-	       "notification slots overflow their page");
-_Static_assert(BAR_DEVICE + VIRTIO_PCI_CONFIG_MAX <= BAR_NOTIFY,
-	       "device config overflows its page");
-
-/*
- * Capabilities, dword aligned after the type 0 header (PCI 3.0 §6.7). The
- * device-specific one is optional (§4.1.4.6), so it comes last.
- */
-#define CAP_COMMON		0x40
-#define CAP_NOTIFY		(CAP_COMMON + sizeof(struct virtio_pci_cap))
-#define CAP_ISR			(CAP_NOTIFY + sizeof(struct virtio_pci_notify_cap))
-#define CAP_PCI_CFG		(CAP_ISR + sizeof(struct virtio_pci_cap))
-#define CAP_MSIX		(CAP_PCI_CFG + sizeof(struct virtio_pci_cfg_cap))
-#define CAP_DEVICE		(CAP_MSIX + PCI_CAP_MSIX_SIZEOF)
-#define WINDOW_DATA		(CAP_PCI_CFG + offsetof(struct virtio_pci_cfg_cap, pci_cfg_data))
-#define MSIX_FLAGS		(CAP_MSIX + PCI_MSIX_FLAGS)
-
-_Static_assert(CAP_DEVICE + sizeof(struct virtio_pci_cap) <= PCI_CONFIG_SIZE,
-	       "capabilities overflow config space");
-
 /* §4.1.4.5: bit 0 a used buffer notification, bit 1 a config change. */
 #define VIRTIO_PCI_ISR_QUEUE	0x1
 
@@ -71,127 +34,25 @@ _Static_assert(CAP_DEVICE + sizeof(struct virtio_pci_cap) <= PCI_CONFIG_SIZE,
 				 VIRTIO_CONFIG_S_FEATURES_OK | VIRTIO_CONFIG_S_DRIVER_OK | \
 				 VIRTIO_CONFIG_S_FAILED)
 
-static uint32_t config_get(const struct virtio_pci *fn, unsigned int offset, unsigned int size)
-{
-	uint32_t v = 0;
-
-	for (unsigned int i = 0; i < size; i++)
-		v |= (uint32_t)fn->pci.config[offset + i] << (8 * i);
-	return v;
-}
-
-static void bytes_put(uint8_t *p, unsigned int offset, unsigned int size, uint32_t v)
-{
-	for (unsigned int i = 0; i < size; i++)
-		p[offset + i] = (uint8_t)(v >> (8 * i));
-}
-
-static bool overlaps(unsigned int offset, unsigned int size, unsigned int start,
-		     unsigned int length)
-{
-	return offset < start + length && start < offset + size;
-}
-
 /* [offset, offset + size) lies inside [start, start + length). */
 static bool inside(uint32_t offset, unsigned int size, uint32_t start, uint32_t length)
 {
 	return offset >= start && offset - start < length && size <= length - (offset - start);
 }
 
-static unsigned int vector_count(const struct virtio_pci *fn)
-{
-	return fn->ops->num_queues + 1u;
-}
-
-/* --- MSI-X (PCI 3.0 §6.8.2) ------------------------------------------------- */
-
-static bool msix_enabled(const struct virtio_pci *fn)
-{
-	return config_get(fn, MSIX_FLAGS, 2) & PCI_MSIX_FLAGS_ENABLE;
-}
-
-static bool msix_masked(const struct virtio_pci *fn, unsigned int vector)
-{
-	return (config_get(fn, MSIX_FLAGS, 2) & PCI_MSIX_FLAGS_MASKALL) ||
-	       (fn->msix[vector].control & PCI_MSIX_ENTRY_CTRL_MASKBIT);
-}
-
-static void msix_send(struct virtio_pci *fn, unsigned int vector)
-{
-	const struct virtio_pci_msix_entry *e = &fn->msix[vector];
-
-	fn->send_msi(fn->msi_ctx, (uint64_t)e->address_hi << 32 | e->address_lo, e->data);
-}
-
-/* A masked vector's message waits in the PBA until it is unmasked (PCI 3.0 §6.8.2.9). */
-static void msix_signal(struct virtio_pci *fn, unsigned int vector)
-{
-	if (vector >= vector_count(fn))
-		return;		/* VIRTIO_MSI_NO_VECTOR: the driver wants none */
-	if (msix_masked(fn, vector))
-		fn->msix_pending[vector / 64] |= 1ull << (vector % 64);
-	else
-		msix_send(fn, vector);
-}
-
-static void msix_deliver_pending(struct virtio_pci *fn)
-{
-	if (!msix_enabled(fn))
-		return;
-	for (unsigned int v = 0; v < vector_count(fn); v++) {
-		uint64_t bit = 1ull << (v % 64);
-
-		if ((fn->msix_pending[v / 64] & bit) && !msix_masked(fn, v)) {
-			fn->msix_pending[v / 64] &= ~bit;
-			msix_send(fn, v);
-		}
-	}
-}
-
-static uint32_t *msix_field(struct virtio_pci *fn, uint32_t offset)
-{
-	struct virtio_pci_msix_entry *e = &fn->msix[offset / PCI_MSIX_ENTRY_SIZE];
-
-	switch (offset % PCI_MSIX_ENTRY_SIZE) {
-	case PCI_MSIX_ENTRY_LOWER_ADDR:
-		return &e->address_lo;
-	case PCI_MSIX_ENTRY_UPPER_ADDR:
-		return &e->address_hi;
-	case PCI_MSIX_ENTRY_DATA:
-		return &e->data;
-	default:
-		return &e->control;
-	}
-}
-
-/* Table entries take dword accesses only (PCI 3.0 §6.8.2: others are undefined). */
-static void msix_table_write(struct virtio_pci *fn, uint32_t offset, uint32_t value)
-{
-	switch (offset % PCI_MSIX_ENTRY_SIZE) {
-	case PCI_MSIX_ENTRY_LOWER_ADDR:
-		value &= ~3u;	/* PCI 3.0 §6.8.2.6: dword aligned */
-		break;
-	case PCI_MSIX_ENTRY_VECTOR_CTRL:
-		value &= PCI_MSIX_ENTRY_CTRL_MASKBIT;	/* the rest is reserved */
-		break;
-	}
-	*msix_field(fn, offset) = value;
-	if (offset % PCI_MSIX_ENTRY_SIZE == PCI_MSIX_ENTRY_VECTOR_CTRL)
-		msix_deliver_pending(fn);
-}
-
 static uint16_t msix_vector_checked(const struct virtio_pci *fn, uint16_t vector)
 {
 	/* §4.1.5.1.2: an unmappable vector reads back as NO_VECTOR. */
-	return vector < vector_count(fn) ? vector : VIRTIO_MSI_NO_VECTOR;
+	return msix_vector_valid(&fn->msix_state, vector) ? vector : VIRTIO_MSI_NO_VECTOR;
 }
 
-/* Tell the driver: by MSI-X if enabled, else only in the ISR (no INTx pin). */
+/*
+ * Tell the driver: by MSI-X if enabled (NO_VECTOR: the driver wants none),
+ * else only in the ISR (no INTx pin).
+ */
 static void driver_notify(struct virtio_pci *fn, uint8_t isr_bit, uint16_t vector)
 {
-	if (msix_enabled(fn))
-		msix_signal(fn, vector);
-	else
+	if (!msix_signal(&fn->msix_state, vector))
 		fn->isr |= isr_bit;
 }
 
@@ -464,11 +325,9 @@ static void common_write(struct virtio_pci *fn, uint32_t offset, uint32_t value)
 
 /* --- BAR 0 ------------------------------------------------------------------ */
 
-/* One access of size 1, 2 or 4, naturally aligned, inside the BAR. */
-static uint32_t bar_read(struct virtio_pci *fn, uint32_t offset, unsigned int size, bool peek)
+uint32_t virtio_pci_bar_read_one(struct virtio_pci *fn, uint32_t offset, unsigned int size,
+				 bool peek)
 {
-	uint32_t vectors = vector_count(fn);
-
 	if (inside(offset, size, BAR_COMMON, COMMON_SIZE))
 		return common_field_size(offset - BAR_COMMON) == size ?
 		       common_read(fn, offset - BAR_COMMON) : 0;
@@ -482,22 +341,16 @@ static uint32_t bar_read(struct virtio_pci *fn, uint32_t offset, unsigned int si
 	if (inside(offset, size, BAR_DEVICE, fn->ops->config_size))
 		return fn->ops->config_read ?
 		       fn->ops->config_read(fn->ctx, offset - BAR_DEVICE, size) : 0;
-	if (size != 4)
-		return 0;	/* notifications read nothing; MSI-X is dwords only */
-	if (inside(offset, size, BAR_MSIX_TABLE, vectors * PCI_MSIX_ENTRY_SIZE))
-		return *msix_field(fn, offset - BAR_MSIX_TABLE);
-	if (inside(offset, size, BAR_MSIX_PBA, (vectors + 63) / 64 * 8)) {
-		uint32_t bit = (offset - BAR_MSIX_PBA) * 8;
-
-		return (uint32_t)(fn->msix_pending[bit / 64] >> (bit % 64));
-	}
-	return 0;
+	if (inside(offset, size, BAR_MSIX_TABLE, BAR_MSIX_PBA - BAR_MSIX_TABLE))
+		return msix_table_read(&fn->msix_state, offset - BAR_MSIX_TABLE, size);
+	if (inside(offset, size, BAR_MSIX_PBA, VIRTIO_PCI_BAR_SIZE - BAR_MSIX_PBA))
+		return msix_pba_read(&fn->msix_state, offset - BAR_MSIX_PBA, size);
+	return 0;	/* notifications read nothing */
 }
 
-static int bar_write(struct virtio_pci *fn, uint32_t offset, unsigned int size, uint32_t value)
+int virtio_pci_bar_write_one(struct virtio_pci *fn, uint32_t offset, unsigned int size,
+			     uint32_t value)
 {
-	uint32_t vectors = vector_count(fn);
-
 	if (inside(offset, size, BAR_COMMON, COMMON_SIZE)) {
 		if (common_field_size(offset - BAR_COMMON) == size)
 			common_write(fn, offset - BAR_COMMON, value);
@@ -514,131 +367,19 @@ static int bar_write(struct virtio_pci *fn, uint32_t offset, unsigned int size, 
 			fn->kicks++;
 			return (int)((offset - BAR_NOTIFY) / NOTIFY_MULTIPLIER);
 		}
-	} else if (size == 4 && inside(offset, size, BAR_MSIX_TABLE,
-					vectors * PCI_MSIX_ENTRY_SIZE)) {
-		msix_table_write(fn, offset - BAR_MSIX_TABLE, value);
+	} else if (inside(offset, size, BAR_MSIX_TABLE, BAR_MSIX_PBA - BAR_MSIX_TABLE)) {
+		msix_table_write(&fn->msix_state, offset - BAR_MSIX_TABLE, size, value);
 	}
 	return VIRTIO_PCI_NO_NOTIFY;	/* ISR and PBA are read-only */
 }
 
-static bool bar_access_valid(uint64_t offset, unsigned int size)
+bool virtio_pci_bar_access_valid(uint64_t offset, unsigned int size)
 {
 	return (size == 1 || size == 2 || size == 4 || size == 8) && offset % size == 0 &&
 	       offset < VIRTIO_PCI_BAR_SIZE && size <= VIRTIO_PCI_BAR_SIZE - offset;
 }
 
-/* --- the PCI configuration access capability (§4.1.4.8) -------------------- */
-
-/* The BAR 0 access the window describes, if it is one the spec allows. */
-static bool window_target(const struct virtio_pci *fn, uint32_t *offset, unsigned int *length)
-{
-	struct virtio_pci_cfg_cap cap;
-
-	memcpy(&cap, fn->pci.config + CAP_PCI_CFG, sizeof(cap));
-	*offset = cap.cap.offset;
-	*length = cap.cap.length;
-	return cap.cap.bar == 0 && (*length == 1 || *length == 2 || *length == 4) &&
-	       bar_access_valid(*offset, *length);
-}
-
-/*
- * pci.c serves config reads straight from the register bytes, with no read
- * hook, so pci_cfg_data is kept showing what a read through the window
- * would return: refreshed after anything that may change it. Such a read
- * therefore cannot clear the ISR; nothing but reads of the ISR itself does.
- */
-static void window_refresh(struct virtio_pci *fn)
-{
-	uint32_t offset, value = 0;
-	unsigned int length;
-
-	if (window_target(fn, &offset, &length))
-		value = bar_read(fn, offset, length, true);
-	bytes_put(fn->pci.config, WINDOW_DATA, 4, value);
-}
-
-static void window_write(struct virtio_pci *fn)
-{
-	uint32_t offset;
-	unsigned int length;
-
-	if (window_target(fn, &offset, &length))
-		bar_write(fn, offset, length, config_get(fn, WINDOW_DATA, length));
-}
-
-static void config_written(struct pci_device *dev, unsigned int offset, unsigned int size)
-{
-	struct virtio_pci *fn = dev->ctx;
-
-	if (overlaps(offset, size, MSIX_FLAGS, 2))
-		msix_deliver_pending(fn);	/* enabled or unmasked: PCI 3.0 §6.8.2.3 */
-	if (overlaps(offset, size, WINDOW_DATA, 4))
-		window_write(fn);
-	window_refresh(fn);
-}
-
-/* --- identity and capabilities ---------------------------------------------- */
-
-static void cap_add_virtio(struct virtio_pci *fn, unsigned int at, uint8_t cap_len,
-			   uint8_t type, uint32_t offset, uint32_t length)
-{
-	struct virtio_pci_cap cap = {
-		.cap_vndr = PCI_CAP_ID_VNDR,
-		.cap_len = cap_len,
-		.cfg_type = type,
-		.bar = 0,
-		.offset = offset,
-		.length = length,
-	};
-
-	memcpy(fn->pci.config + at, &cap, sizeof(cap));
-}
-
-static void caps_build(struct virtio_pci *fn)
-{
-	uint8_t *config = fn->pci.config;
-	unsigned int vectors = vector_count(fn);
-
-	config[PCI_CAPABILITY_LIST] = CAP_COMMON;
-	bytes_put(config, PCI_STATUS, 2, PCI_STATUS_CAP_LIST);
-
-	cap_add_virtio(fn, CAP_COMMON, sizeof(struct virtio_pci_cap), VIRTIO_PCI_CAP_COMMON_CFG,
-		       BAR_COMMON, COMMON_SIZE);
-	config[CAP_COMMON + PCI_CAP_LIST_NEXT] = CAP_NOTIFY;
-
-	/* §4.1.4.4.1: covers queue_notify_off * multiplier + 2 for every queue. */
-	cap_add_virtio(fn, CAP_NOTIFY, sizeof(struct virtio_pci_notify_cap),
-		       VIRTIO_PCI_CAP_NOTIFY_CFG, BAR_NOTIFY,
-		       fn->ops->num_queues * NOTIFY_MULTIPLIER);
-	bytes_put(config, CAP_NOTIFY + VIRTIO_PCI_NOTIFY_CAP_MULT, 4, NOTIFY_MULTIPLIER);
-	config[CAP_NOTIFY + PCI_CAP_LIST_NEXT] = CAP_ISR;
-
-	cap_add_virtio(fn, CAP_ISR, sizeof(struct virtio_pci_cap), VIRTIO_PCI_CAP_ISR_CFG,
-		       BAR_ISR, 1);
-	config[CAP_ISR + PCI_CAP_LIST_NEXT] = CAP_PCI_CFG;
-
-	/* §4.1.4.8: bar, offset, length and data are the driver's to write. */
-	cap_add_virtio(fn, CAP_PCI_CFG, sizeof(struct virtio_pci_cfg_cap), VIRTIO_PCI_CAP_PCI_CFG,
-		       0, 0);
-	config[CAP_PCI_CFG + PCI_CAP_LIST_NEXT] = CAP_MSIX;
-	bytes_put(fn->pci.write_mask, CAP_PCI_CFG + VIRTIO_PCI_CAP_BAR, 1, 0xff);
-	bytes_put(fn->pci.write_mask, CAP_PCI_CFG + VIRTIO_PCI_CAP_OFFSET, 4, 0xffffffff);
-	bytes_put(fn->pci.write_mask, CAP_PCI_CFG + VIRTIO_PCI_CAP_LENGTH, 4, 0xffffffff);
-	bytes_put(fn->pci.write_mask, WINDOW_DATA, 4, 0xffffffff);
-
-	/* PCI 3.0 §6.8.2.3: Table Size is N - 1; enable and function mask are writable. */
-	config[CAP_MSIX + PCI_CAP_LIST_ID] = PCI_CAP_ID_MSIX;
-	bytes_put(config, MSIX_FLAGS, 2, vectors - 1);
-	bytes_put(fn->pci.write_mask, MSIX_FLAGS, 2,
-		  PCI_MSIX_FLAGS_ENABLE | PCI_MSIX_FLAGS_MASKALL);
-	bytes_put(config, CAP_MSIX + PCI_MSIX_TABLE, 4, BAR_MSIX_TABLE);	/* BIR 0 */
-	bytes_put(config, CAP_MSIX + PCI_MSIX_PBA, 4, BAR_MSIX_PBA);
-	if (!fn->ops->config_size)
-		return;		/* §4.1.4.6: only a device with a config has one */
-	config[CAP_MSIX + PCI_CAP_LIST_NEXT] = CAP_DEVICE;
-	cap_add_virtio(fn, CAP_DEVICE, sizeof(struct virtio_pci_cap), VIRTIO_PCI_CAP_DEVICE_CFG,
-		       BAR_DEVICE, fn->ops->config_size);
-}
+/* --- the function ----------------------------------------------------------- */
 
 static bool ops_valid(const struct virtio_pci_device_ops *ops)
 {
@@ -671,7 +412,7 @@ static bool ops_valid(const struct virtio_pci_device_ops *ops)
  */
 bool virtio_pci_init(struct virtio_pci *fn, const char *name,
 		     const struct virtio_pci_device_ops *ops, void *ctx,
-		     virtio_pci_msi_fn send_msi, void *msi_ctx, uint64_t bar_address)
+		     msix_send_fn send_msi, void *msi_ctx, uint64_t bar_address)
 {
 	uint16_t device = (uint16_t)(VIRTIO_PCI_DEVICE_BASE + ops->device_id);
 
@@ -684,25 +425,20 @@ bool virtio_pci_init(struct virtio_pci *fn, const char *name,
 	fn->name = name;
 	fn->ops = ops;
 	fn->ctx = ctx;
-	fn->send_msi = send_msi;
-	fn->msi_ctx = msi_ctx;
 	fn->offered = ops->features | 1ull << VIRTIO_F_VERSION_1;	/* §6.2 */
 
 	pci_device_init(&fn->pci, VIRTIO_PCI_VENDOR, device,
 			ops->device_id == VIRTIO_ID_NET ? PCI_CLASS_CODE_ETHERNET :
 			PCI_CLASS_CODE_OTHER, VIRTIO_PCI_REVISION);
 	/* §4.1.2.1: a subsystem device ID of 0x40 or more; ours repeats the device ID. */
-	bytes_put(fn->pci.config, PCI_SUBSYSTEM_VENDOR_ID, 2, VIRTIO_PCI_VENDOR);
-	bytes_put(fn->pci.config, PCI_SUBSYSTEM_ID, 2, device);
+	virtio_pci_bytes_put(fn->pci.config, PCI_SUBSYSTEM_VENDOR_ID, 2, VIRTIO_PCI_VENDOR);
+	virtio_pci_bytes_put(fn->pci.config, PCI_SUBSYSTEM_ID, 2, device);
 	pci_device_set_bar64(&fn->pci, 0, VIRTIO_PCI_BAR_SIZE, bar_address);
-	caps_build(fn);
-	fn->pci.written = config_written;
-	fn->pci.ctx = fn;
-
-	for (unsigned int v = 0; v < vector_count(fn); v++)
-		fn->msix[v].control = PCI_MSIX_ENTRY_CTRL_MASKBIT;	/* PCI 3.0 §6.8.2.9 */
+	virtio_pci_caps_init(fn);
+	msix_init(&fn->msix_state, fn->msix, fn->msix_pending, virtio_pci_vectors(fn),
+		  send_msi, msi_ctx);
 	device_reset(fn);
-	window_refresh(fn);
+	virtio_pci_window_refresh(fn);
 	return true;
 }
 
@@ -725,7 +461,7 @@ uint64_t virtio_pci_bar_address(const struct virtio_pci *fn)
  */
 bool virtio_pci_bar_enabled(const struct virtio_pci *fn)
 {
-	return config_get(fn, PCI_COMMAND, 2) & PCI_COMMAND_MEMORY;
+	return virtio_pci_config_get(fn, PCI_COMMAND, 2) & PCI_COMMAND_MEMORY;
 }
 
 /**
@@ -764,14 +500,14 @@ uint64_t virtio_pci_bar_read(struct virtio_pci *fn, uint64_t offset, unsigned in
 {
 	uint64_t value;
 
-	if (!bar_access_valid(offset, size))
+	if (!virtio_pci_bar_access_valid(offset, size))
 		return 0;
 	if (size == 8)
-		value = bar_read(fn, (uint32_t)offset, 4, false) |
-			(uint64_t)bar_read(fn, (uint32_t)offset + 4, 4, false) << 32;
+		value = virtio_pci_bar_read_one(fn, (uint32_t)offset, 4, false) |
+			(uint64_t)virtio_pci_bar_read_one(fn, (uint32_t)offset + 4, 4, false) << 32;
 	else
-		value = bar_read(fn, (uint32_t)offset, size, false);
-	window_refresh(fn);
+		value = virtio_pci_bar_read_one(fn, (uint32_t)offset, size, false);
+	virtio_pci_window_refresh(fn);
 	return value;
 }
 
@@ -792,19 +528,20 @@ int virtio_pci_bar_write(struct virtio_pci *fn, uint64_t offset, unsigned int si
 {
 	int kicked = VIRTIO_PCI_NO_NOTIFY;
 
-	if (!bar_access_valid(offset, size))
+	if (!virtio_pci_bar_access_valid(offset, size))
 		return kicked;
 	if (size == 8) {
 		int high;
 
-		kicked = bar_write(fn, (uint32_t)offset, 4, (uint32_t)value);
-		high = bar_write(fn, (uint32_t)offset + 4, 4, (uint32_t)(value >> 32));
+		kicked = virtio_pci_bar_write_one(fn, (uint32_t)offset, 4, (uint32_t)value);
+		high = virtio_pci_bar_write_one(fn, (uint32_t)offset + 4, 4,
+						(uint32_t)(value >> 32));
 		if (kicked == VIRTIO_PCI_NO_NOTIFY)
 			kicked = high;
 	} else {
-		kicked = bar_write(fn, (uint32_t)offset, size, (uint32_t)value);
+		kicked = virtio_pci_bar_write_one(fn, (uint32_t)offset, size, (uint32_t)value);
 	}
-	window_refresh(fn);
+	virtio_pci_window_refresh(fn);
 	return kicked;
 }
 
@@ -823,7 +560,7 @@ void virtio_pci_interrupt(struct virtio_pci *fn, unsigned int queue)
 	    !(fn->status & VIRTIO_CONFIG_S_DRIVER_OK))
 		return;
 	driver_notify(fn, VIRTIO_PCI_ISR_QUEUE, fn->queue[queue].msix_vector);
-	window_refresh(fn);
+	virtio_pci_window_refresh(fn);
 }
 
 /**
@@ -838,7 +575,7 @@ void virtio_pci_config_interrupt(struct virtio_pci *fn)
 	fn->config_generation++;
 	if (fn->status & VIRTIO_CONFIG_S_DRIVER_OK)
 		driver_notify(fn, VIRTIO_PCI_ISR_CONFIG, fn->msix_config);
-	window_refresh(fn);
+	virtio_pci_window_refresh(fn);
 }
 
 /**
@@ -855,7 +592,7 @@ void virtio_pci_mark_needs_reset(struct virtio_pci *fn)
 	fn->status |= VIRTIO_CONFIG_S_NEEDS_RESET;
 	if (fn->status & VIRTIO_CONFIG_S_DRIVER_OK)
 		driver_notify(fn, VIRTIO_PCI_ISR_CONFIG, fn->msix_config);
-	window_refresh(fn);
+	virtio_pci_window_refresh(fn);
 }
 
 /**

@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "vdev/msix.h"
 #include "vdev/pci.h"
 
 #define VIRTIO_PCI_QUEUES_MAX	64
@@ -28,11 +29,6 @@
 #define VIRTIO_PCI_CONFIG_MAX	0x1000u		/* device-specific config: one page */
 #define VIRTIO_PCI_NO_NOTIFY	(-1)		/* virtio_pci_bar_write(): no kick */
 
-/*
- * Delivers one MSI-X message: address and data are the guest's own values,
- * unchecked; the receiver decodes them with msi_decode() (vdev/msi.h).
- */
-typedef void (*virtio_pci_msi_fn)(void *ctx, uint64_t address, uint32_t data);
 
 /*
  * What a device type tells the transport. Callbacks get the ctx given to
@@ -71,19 +67,12 @@ struct virtio_pci_queue {
 	uint64_t desc, driver, device;	/* guest-physical ring addresses */
 };
 
-/* One MSI-X table entry as the guest wrote it (PCI 3.0 §6.8.2.6-9). */
-struct virtio_pci_msix_entry {
-	uint32_t address_lo, address_hi, data, control;
-};
-
-/* The function, embedded by its owner. Fields are private to virtio_pci.c. */
+/* The function, embedded by its owner. Fields are private to hv/virtio/virtio_pci*.c. */
 struct virtio_pci {
 	struct pci_device pci;		/* put on the bus with pci_bus_add() */
 	const char *name;		/* the guest's, for messages (kept) */
 	const struct virtio_pci_device_ops *ops;
 	void *ctx;
-	virtio_pci_msi_fn send_msi;
-	void *msi_ctx;
 	uint64_t offered;		/* ops->features | VIRTIO_F_VERSION_1 */
 	uint64_t driver_features;
 	uint32_t device_feature_select, driver_feature_select;
@@ -95,8 +84,9 @@ struct virtio_pci {
 	uint8_t isr;
 	uint64_t kicks;			/* notifications the guest wrote */
 	struct virtio_pci_queue queue[VIRTIO_PCI_QUEUES_MAX];
-	struct virtio_pci_msix_entry msix[VIRTIO_PCI_VECTORS_MAX];
-	uint64_t msix_pending[(VIRTIO_PCI_VECTORS_MAX + 63) / 64];
+	struct msix msix_state;		/* over the two arrays below */
+	struct msix_entry msix[VIRTIO_PCI_VECTORS_MAX];
+	uint64_t msix_pending[MSIX_PBA_WORDS(VIRTIO_PCI_VECTORS_MAX)];
 };
 
 /*
@@ -105,7 +95,7 @@ struct virtio_pci {
  */
 bool virtio_pci_init(struct virtio_pci *fn, const char *name,
 		     const struct virtio_pci_device_ops *ops, void *ctx,
-		     virtio_pci_msi_fn send_msi, void *msi_ctx, uint64_t bar_address);
+		     msix_send_fn send_msi, void *msi_ctx, uint64_t bar_address);
 
 /* Where the guest has put BAR 0, and whether it decodes it (COMMAND bit 1). */
 uint64_t virtio_pci_bar_address(const struct virtio_pci *fn);

@@ -145,7 +145,7 @@ static void fuzz_msi(void *ctx, uint64_t address, uint32_t data)
 
 	CHECK((flags & PCI_MSIX_FLAGS_ENABLE) && !(flags & PCI_MSIX_FLAGS_MASKALL));
 	for (unsigned int v = 0; v <= s->ops.num_queues; v++) {
-		const struct virtio_pci_msix_entry *e = &s->fn.msix[v];
+		const struct msix_entry *e = &s->fn.msix[v];
 
 		if (!(e->control & PCI_MSIX_ENTRY_CTRL_MASKBIT) && e->data == data &&
 		    ((uint64_t)e->address_hi << 32 | e->address_lo) == address)
