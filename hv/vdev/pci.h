@@ -60,7 +60,23 @@ struct pci_bus {
 	uint32_t config_address;	/* last value written to CF8 */
 };
 
+/**
+ * pci_bus_init() - bring up an empty bus
+ * @bus: the bus; its old contents are lost
+ *
+ * Every slot starts empty, the CF8 latch disabled and the lock free.
+ */
 void pci_bus_init(struct pci_bus *bus);
+
+/**
+ * pci_bus_add() - put a function on the bus
+ * @bus: the bus
+ * @slot: the device number, below PCI_SLOTS
+ * @dev: the function, set up with pci_device_init(); it stays the caller's
+ *
+ * Return: true when @dev now answers at @slot; false, changing nothing,
+ * when @slot is out of range or already taken.
+ */
 bool pci_bus_add(struct pci_bus *bus, unsigned int slot, struct pci_device *dev);
 
 /* Accesses through CF8-CFF; size is 1, 2 or 4. Unclaimed reads are all ones. */
@@ -70,13 +86,51 @@ void pci_io_write(struct pci_bus *bus, uint16_t port, unsigned int size, uint32_
 uint32_t pci_ecam_read(struct pci_bus *bus, uint64_t offset, unsigned int size);
 void pci_ecam_write(struct pci_bus *bus, uint64_t offset, unsigned int size, uint32_t value);
 
-/* Fills in a device's identity; BARs are added with pci_device_set_bar(). */
+/**
+ * pci_device_init() - fill in a function's identity
+ * @dev: the function; its old contents are lost
+ * @vendor: the Vendor ID
+ * @device: the Device ID
+ * @class_code: base class, subclass and programming interface, bits 23:0
+ * @revision: the Revision ID
+ *
+ * The rest of the type 0 header reads 0, and the guest may change only
+ * COMMAND's I/O, memory, bus master and INTx disable bits. The written
+ * hook, ctx and lock start NULL; BARs are added with pci_device_set_bar64().
+ */
 void pci_device_init(struct pci_device *dev, uint16_t vendor, uint16_t device,
 		     uint32_t class_code, uint8_t revision);
-/* A 64-bit memory BAR of size bytes (a power of two >= 16) at bar and bar+1. */
+
+/**
+ * pci_device_set_bar64() - give a function a 64-bit memory BAR
+ * @dev: the function
+ * @bar: the BAR number of the low half, 0 to 4; @bar + 1 holds the high half
+ * @size: the BAR's size in bytes, a power of two of 16 or more
+ * @address: where it starts, aligned to @size
+ *
+ * The write mask lets the guest size the BAR and move it to any
+ * @size-aligned address.
+ */
 void pci_device_set_bar64(struct pci_device *dev, unsigned int bar, uint64_t size,
 			  uint64_t address);
+
+/**
+ * pci_device_bar64() - where a 64-bit memory BAR is now
+ * @dev: the function
+ * @bar: the BAR number of the low half, as given to pci_device_set_bar64()
+ *
+ * Return: the base address the guest last left in the BAR pair, without
+ * the type bits, whether or not COMMAND enables memory decoding.
+ */
 uint64_t pci_device_bar64(const struct pci_device *dev, unsigned int bar);
+
+/**
+ * pci_host_bridge_init() - set up the host bridge for slot 0
+ * @dev: the function; its old contents are lost
+ *
+ * Gives it the Intel 440FX's identity, which every guest kernel knows to
+ * need no driver, and no BARs.
+ */
 void pci_host_bridge_init(struct pci_device *dev);
 
 #endif

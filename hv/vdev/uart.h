@@ -36,8 +36,17 @@ struct uart {
 	char line[UART_LINE_MAX];	/* last: in host tests an overrun hits a redzone */
 };
 
-/* Before any vCPU runs: the lock starts free. */
+/**
+ * uart_init() - bring a UART up as after reset
+ * @uart: the UART; its old contents are lost
+ * @sink: receives each line as a string, without its newline; never NULL
+ * @ctx: passed to @sink
+ *
+ * Called before any vCPU runs: the lock starts free, the line buffer empty
+ * and every writable register 0.
+ */
 void uart_init(struct uart *uart, uart_line_fn sink, void *ctx);
+
 /* offset is port - base (0-7); reads return the register value. */
 uint8_t uart_read(struct uart *uart, unsigned int offset);
 void uart_write(struct uart *uart, unsigned int offset, uint8_t value);

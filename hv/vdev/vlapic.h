@@ -69,25 +69,122 @@ struct vlapic {
 	uint64_t raised;		/* vectors requested (a repeat while pending merges) */
 };
 
-/* timer_hz is the APIC timer input clock the guest was told (CPUID 0x15 crystal). */
+/**
+ * vlapic_init() - bring a local APIC up as after power-on
+ * @lapic: the state to fill in; its old contents are lost
+ * @apic_id: the APIC ID the guest sees in the ID register
+ * @page: the VLAPIC_PAGE_SIZE-byte register page; zeroed here
+ * @tsc_hz: the TSC frequency
+ * @timer_hz: the APIC timer input clock the guest was told (CPUID 0x15
+ *	crystal); 0 for the TSC's own
+ *
+ * The registers take their power-up values (SDM Vol. 3A §11.4.7): the APIC
+ * software-disabled, every LVT entry masked, the timer not armed.
+ */
 void vlapic_init(struct vlapic *lapic, uint32_t apic_id, uint32_t *page,
 		 uint64_t tsc_hz, uint64_t timer_hz);
+
+/**
+ * vlapic_read() - a guest read of an APIC register
+ * @lapic: the APIC
+ * @offset: the register's offset in the APIC page
+ * @now: the guest's TSC, for the timer's current count
+ *
+ * Return: the register's value; 0 for EOI, an offset not 16-byte aligned
+ * or one outside the page.
+ */
 uint32_t vlapic_read(struct vlapic *lapic, uint32_t offset, uint64_t now);
-/* Returns an IPI for another CPU when the write sent one. */
+
+/**
+ * vlapic_write() - a guest write to an APIC register
+ * @lapic: the APIC
+ * @offset: the register's offset in the APIC page
+ * @value: the value written
+ * @now: the guest's TSC, when the write starts the timer
+ *
+ * Writes to read-only and reserved registers are ignored. An ICR write
+ * with fixed delivery to this APIC alone, by physical ID or the self
+ * shorthand, raises its vector here.
+ *
+ * Return: the IPI the write sent, with valid set, when it is for the caller
+ * to deliver (any other destination or delivery mode); valid clear otherwise.
+ */
 struct vlapic_ipi vlapic_write(struct vlapic *lapic, uint32_t offset, uint32_t value,
 			       uint64_t now);
+
+/**
+ * vlapic_set_irq() - request a vector
+ * @lapic: the APIC
+ * @vector: the vector; 0-15 are illegal
+ *
+ * Sets the vector's IRR bit; a request while it is already set merges with
+ * it. An illegal vector is dropped and logged as a receive error in ESR.
+ */
 void vlapic_set_irq(struct vlapic *lapic, uint8_t vector);
-/* Highest requested vector the processor priority lets through, or -1. */
+
+/**
+ * vlapic_pending() - the vector to inject next
+ * @lapic: the APIC
+ *
+ * Return: the highest requested vector whose priority class is above the
+ * processor priority's (SDM Vol. 3A §11.8.3.1), or -1 when there is none
+ * or the APIC is software-disabled.
+ */
 int vlapic_pending(const struct vlapic *lapic);
-/* Highest requested vector regardless of TPR, or -1. */
+
+/**
+ * vlapic_highest_irr() - the highest requested vector
+ * @lapic: the APIC
+ *
+ * Return: the highest vector set in IRR regardless of TPR, or -1 if none.
+ */
 int vlapic_highest_irr(const struct vlapic *lapic);
-/* Highest vector in service, or -1. */
+
+/**
+ * vlapic_highest_isr() - the highest vector in service
+ * @lapic: the APIC
+ *
+ * Return: the highest vector set in ISR, or -1 if none.
+ */
 int vlapic_highest_isr(const struct vlapic *lapic);
-/* The vector is being injected: IRR -> ISR. */
+
+/**
+ * vlapic_accept() - record that a vector is being injected
+ * @lapic: the APIC
+ * @vector: the vector, as vlapic_pending() returned it
+ *
+ * Moves the vector from IRR to ISR, where the guest's EOI clears it.
+ */
 void vlapic_accept(struct vlapic *lapic, uint8_t vector);
-/* Fires the timer if its deadline has passed. */
+
+/**
+ * vlapic_timer_poll() - fire the timer if its deadline has passed
+ * @lapic: the APIC
+ * @now: the guest's TSC
+ *
+ * Requests the timer's LVT vector unless the entry is masked. A periodic
+ * timer rearms for its first period ending after @now, so periods missed
+ * between polls fire once; any other mode disarms.
+ */
 void vlapic_timer_poll(struct vlapic *lapic, uint64_t now);
+
+/**
+ * vlapic_write_tsc_deadline() - a guest write to IA32_TSC_DEADLINE
+ * @lapic: the APIC
+ * @deadline: the guest TSC value to fire at; 0 disarms the timer
+ *
+ * Ignored unless the timer LVT is in TSC-deadline mode (SDM Vol. 3A
+ * §11.5.4.1).
+ */
 void vlapic_write_tsc_deadline(struct vlapic *lapic, uint64_t deadline);
+
+/**
+ * vlapic_read_tsc_deadline() - a guest read of IA32_TSC_DEADLINE
+ * @lapic: the APIC
+ *
+ * Return: the armed deadline; 0 once it has fired, when disarmed, or
+ * outside TSC-deadline mode.
+ */
 uint64_t vlapic_read_tsc_deadline(const struct vlapic *lapic);
 
 #endif
