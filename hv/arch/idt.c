@@ -30,8 +30,7 @@ struct idt_gate {
 	uint32_t reserved;
 } __attribute__((packed));
 
-extern const char isr_stubs[], isr_stub_timer[], isr_stub_wakeup[], isr_stub_posted[],
-	isr_stub_spurious[];
+extern const char isr_stubs[];
 
 extern const struct extable_entry __extable_start[], __extable_end[];
 
@@ -63,12 +62,8 @@ static void idt_set_gate(unsigned int vector, const void *handler)
 
 void idt_init(void)
 {
-	for (unsigned int v = 0; v < 32; v++)
+	for (unsigned int v = 0; v < 256; v++)
 		idt_set_gate(v, isr_stubs + v * STUB_SIZE);
-	idt_set_gate(VECTOR_TIMER, isr_stub_timer);
-	idt_set_gate(VECTOR_WAKEUP, isr_stub_wakeup);
-	idt_set_gate(VECTOR_POSTED, isr_stub_posted);
-	idt_set_gate(VECTOR_SPURIOUS, isr_stub_spurious);
 }
 
 void idt_load(void)
@@ -121,6 +116,14 @@ void idt_dispatch(struct trap_frame *f)
 	}
 	if (f->vector == VECTOR_SPURIOUS)
 		return;	/* SDM Vol. 3A §11.9: no EOI for a spurious interrupt */
+	/*
+	 * Any other interrupt is a guest's that reached its core after the
+	 * guest left it (docs/vmx.md, "Direct interrupts"): dropped.
+	 */
+	if (f->vector >= 32) {
+		lapic_eoi();
+		return;
+	}
 	/*
 	 * #GP and #UD are faults: the saved RIP is the instruction itself
 	 * (SDM Vol. 3A §6.5), which the table may list. An NMI or machine

@@ -49,18 +49,12 @@ isr_stubs:
 	stub 29, 1
 	stub 30, 1
 	stub 31, 0
-	.globl isr_stub_timer
-isr_stub_timer:
-	stub 0xef, 0
-	.globl isr_stub_wakeup
-isr_stub_wakeup:
-	stub 0xf0, 0
-	.globl isr_stub_posted
-isr_stub_posted:
-	stub 0xf2, 0
-	.globl isr_stub_spurious
-isr_stub_spurious:
-	stub 0xff, 0
+	/* Interrupts: the host's own, and a guest's that reach its core after it left. */
+	.set vector, 32
+	.rept 256 - 32
+	stub vector, 0
+	.set vector, vector + 1
+	.endr
 
 isr_common:
 	pushq	%rax

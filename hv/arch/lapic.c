@@ -14,12 +14,22 @@
 #define APIC_BASE_ADDR_MASK	0xffffff000ull
 
 #define APIC_REG_ID		0x020
+#define APIC_REG_VERSION	0x030
 #define APIC_REG_TPR		0x080
 #define APIC_REG_EOI		0x0b0
 #define APIC_REG_SVR		0x0f0
+#define APIC_REG_ISR		0x100	/* eight registers, 0x10 apart */
+#define APIC_REG_IRR		0x200
+#define APIC_REG_ESR		0x280
+#define APIC_REG_LVT_CMCI	0x2f0
 #define APIC_REG_ICR_LOW	0x300
 #define APIC_REG_ICR_HIGH	0x310
 #define APIC_REG_LVT_TIMER	0x320
+#define APIC_REG_LVT_THERMAL	0x330
+#define APIC_REG_LVT_PMC	0x340
+#define APIC_REG_LVT_LINT0	0x350
+#define APIC_REG_LVT_LINT1	0x360
+#define APIC_REG_LVT_ERROR	0x370
 #define APIC_REG_TIMER_ICR	0x380
 #define APIC_REG_TIMER_CCR	0x390
 #define APIC_REG_TIMER_DCR	0x3e0
@@ -37,9 +47,12 @@
 #define CPUID_1_ECX_TSC_DEADLINE (1u << 24)
 #define LVT_MASKED		(1u << 16)
 #define LVT_TSC_DEADLINE	(2u << 17)
+#define LVT_TIMER_MODE		(3u << 17)
 #define TIMER_DIVIDE_BY_1	0xb
 #define MSR_TSC_DEADLINE	0x6e0
 #define CALIBRATE_US		10000
+#define VERSION_MAX_LVT(v)	(((v) >> 16) & 0xff)	/* §11.4.8: LVT entries - 1 */
+#define SCRUB_EOIS		256	/* one per vector, at most */
 
 static bool use_x2apic;
 static bool use_tsc_deadline;
@@ -174,4 +187,54 @@ void lapic_timer_disarm(void)
 		wrmsr(MSR_TSC_DEADLINE, 0);
 	else
 		lapic_write(APIC_REG_TIMER_ICR, 0);
+}
+
+/* Whether any of the eight 32-bit registers from reg on has a bit set. */
+static bool lapic_any_bit(uint32_t reg)
+{
+	for (unsigned int i = 0; i < 8; i++)
+		if (lapic_read(reg + 0x10 * i))
+			return true;
+	return false;
+}
+
+/* The LVT entries this APIC has (§11.5.1); CMCI only with six or more. */
+static unsigned int lapic_lvts(uint32_t *reg)
+{
+	static const uint32_t all[] = {
+		APIC_REG_LVT_TIMER, APIC_REG_LVT_THERMAL, APIC_REG_LVT_PMC, APIC_REG_LVT_LINT0,
+		APIC_REG_LVT_LINT1, APIC_REG_LVT_ERROR, APIC_REG_LVT_CMCI,
+	};
+	unsigned int n = VERSION_MAX_LVT(lapic_read(APIC_REG_VERSION)) >= 6 ? 7 : 6;
+
+	for (unsigned int i = 0; i < n; i++)
+		reg[i] = all[i];
+	return n;
+}
+
+bool lapic_scrub(void)
+{
+	uint32_t lvt[7];
+	unsigned int lvts = lapic_lvts(lvt);
+	bool clean = true;
+
+	/* §11.5.4.1: the deadline MSR means something only in TSC-deadline mode. */
+	if ((lapic_read(APIC_REG_LVT_TIMER) & LVT_TIMER_MODE) == LVT_TSC_DEADLINE)
+		wrmsr(MSR_TSC_DEADLINE, 0);
+	for (unsigned int i = 0; i < lvts; i++)
+		lapic_write(lvt[i], LVT_MASKED);
+	lapic_write(APIC_REG_TIMER_ICR, 0);
+	lapic_write(APIC_REG_TPR, 0);
+	lapic_write(APIC_REG_SVR, SVR_ENABLE | VECTOR_SPURIOUS);
+	/* §11.5.3: a write arms the ESR, the next one clears it. */
+	lapic_write(APIC_REG_ESR, 0);
+	lapic_write(APIC_REG_ESR, 0);
+	for (unsigned int i = 0; i < SCRUB_EOIS && lapic_any_bit(APIC_REG_ISR); i++)
+		lapic_eoi();
+	/* What is still requested is taken here, and idt_dispatch() drops it. */
+	for (unsigned int i = 0; i < SCRUB_EOIS && lapic_any_bit(APIC_REG_IRR); i++)
+		cpu_take_pending_irqs();
+	for (unsigned int i = 0; i < lvts; i++)
+		clean &= (lapic_read(lvt[i]) & LVT_MASKED) != 0;
+	return clean && !lapic_any_bit(APIC_REG_ISR) && !lapic_any_bit(APIC_REG_IRR);
 }

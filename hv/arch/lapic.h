@@ -87,4 +87,17 @@ void lapic_timer_arm(uint64_t tsc_deadline);
  */
 void lapic_timer_disarm(void);
 
+/**
+ * lapic_scrub() - leave no trace of a guest that owned this core's APIC
+ *
+ * Masks every LVT entry, stops the timer, clears TPR and the error
+ * status, restores the host's SVR, ends every interrupt in service and
+ * takes (and drops) every one still requested, with interrupts enabled
+ * for that moment only. Call with interrupts disabled.
+ *
+ * Return: true when the APIC then reads as expected: every LVT masked,
+ * nothing in service or requested.
+ */
+bool lapic_scrub(void);
+
 #endif

@@ -41,6 +41,14 @@ static void guest_console_line(void *ctx, const char *line)
 }
 
 /*
+ * Linux keeps the x2APIC that firmware enabled only when it skips I/O APIC
+ * setup; without interrupt remapping it would otherwise leave x2APIC mode,
+ * which a direct vCPU refuses (docs/vmx.md, "Direct interrupts"). The
+ * guest has no I/O APIC anyway.
+ */
+#define GUEST_DIRECT_CMDLINE	" noapic"
+
+/*
  * Writes the kernel, initrd, command line and ACPI tables into guest RAM,
  * zeroed first: the pages come from the pool with whatever GRUB, another
  * guest or this guest's previous life left in them.
@@ -50,17 +58,20 @@ static bool guest_load(struct guest *g)
 	void *ram = (void *)(uintptr_t)g->ram_hpa;
 	uint32_t apic_ids[GUEST_MAX_VCPUS];
 	struct guest_acpi_params acpi = { .vcpu_count = g->vcpu_count, .apic_ids = apic_ids };
+	static char cmdline[GUEST_MAX][CONFIG_CMDLINE_MAX + sizeof(GUEST_DIRECT_CMDLINE)];
 	struct linux_boot_request request = {
 		.kernel = g->kernel,
 		.kernel_size = g->kernel_size,
 		.initrd = g->initrd,
 		.initrd_size = g->initrd_size,
-		.cmdline = g->config->cmdline,
+		.cmdline = cmdline[g->id],
 	};
 	struct linux_entry_state entry;
 	const char *error;
 
 	memset(ram, 0, g->ram_size);
+	snprintf(cmdline[g->id], sizeof(cmdline[g->id]), "%s%s", g->config->cmdline,
+		 g->vcpu[0].direct ? GUEST_DIRECT_CMDLINE : "");
 	for (unsigned int i = 0; i < g->vcpu_count; i++)
 		apic_ids[i] = g->vcpu[i].apic_id;
 	if (!guest_acpi_build((uint8_t *)ram + GUEST_ACPI_GPA, GUEST_ACPI_SIZE, GUEST_ACPI_GPA,
@@ -125,7 +136,9 @@ bool guest_create(struct guest *g, unsigned int id, const struct config_guest *c
 		v->guest = g;
 		v->index = i;
 		v->cpu = cpus[i];
-		v->apic_id = i;
+		/* The core's own APIC, under the ID the guest reads from it. */
+		v->direct = lapic_is_x2apic();
+		v->apic_id = v->direct ? percpu[cpus[i]].apic_id : i;
 		v->vpid = __atomic_fetch_add(&next_vpid, 1, __ATOMIC_RELAXED);
 		if (!vcpu_create(v)) {
 			printk("guest %s: no memory for vCPU %u\n", g->name, i);
@@ -144,7 +157,8 @@ void guest_print_counters(const struct guest *g)
 
 		len = snprintf(line, sizeof(line), "counters: guest %s vcpu %u state %s exits %lu irqs %lu faults %lu kicks %lu doorbells %lu halted_tsc %lu",
 			       g->name, i, guest_state_name(g->state), v->exits_total,
-			       v->lapic.raised, v->exceptions_injected, v->posted_kicks,
+			       v->direct ? v->irqs_sent : v->lapic.raised, v->exceptions_injected,
+			       v->posted_kicks,
 			       v->doorbells, v->halted_tsc);
 		for (unsigned int r = 0; r < EXIT_REASON_COUNT && len < (int)sizeof(line); r++)
 			if (v->exits[r])
@@ -152,6 +166,19 @@ void guest_print_counters(const struct guest *g)
 						vmcs_exit_reason_name(r), v->exits[r]);
 		printk("%s\n", line);
 	}
+}
+
+/*
+ * A direct vCPU's core carries nothing of one guest (or of the host) into
+ * the next guest's life: its APIC is scrubbed before every life and after
+ * the last (docs/vmx.md, "Direct interrupts").
+ */
+static bool guest_scrub_core(struct vcpu *v)
+{
+	if (!v->direct || lapic_scrub())
+		return true;
+	printk("guest %s: cpu %u: its local APIC does not come clean\n", v->guest->name, v->cpu);
+	return false;
 }
 
 /* The vCPU's core: VMX on, host timer ready, then run until the policy says stop. */
@@ -166,12 +193,14 @@ void guest_run_vcpu(struct vcpu *v)
 		g->state = GUEST_CRASHED;
 		return;
 	}
-	lapic_timer_init();
+	/* A direct vCPU's core takes no interrupt of the host's: it has no host timer. */
+	if (!v->direct)
+		lapic_timer_init();
 
 	for (;;) {
 		enum vcpu_stop stop;
 
-		if (!vcpu_reset(v)) {
+		if (!guest_scrub_core(v) || !vcpu_reset(v)) {
 			g->state = GUEST_CRASHED;
 			return;
 		}
@@ -185,8 +214,11 @@ void guest_run_vcpu(struct vcpu *v)
 		action = stop == VCPU_STOP_POWEROFF ? g->config->on_poweroff : g->config->on_crash;
 		printk("guest %s: %s (%s)\n", g->name, guest_state_name(g->state), v->stop_reason);
 		guest_print_counters(g);
-		if (action != CONFIG_ACTION_RESTART)
+		if (action != CONFIG_ACTION_RESTART) {
+			guest_device_reset_all(g);
+			guest_scrub_core(v);
 			return;
+		}
 		g->restarts++;
 		printk("guest %s: restarting (restart %u)\n", g->name, g->restarts);
 		memset(v->exits, 0, sizeof(v->exits));

@@ -16,6 +16,7 @@
 #include "vdev/pci.h"
 #include "vdev/uart.h"
 #include "vdev/vlapic.h"
+#include "vmx/apic_direct.h"
 #include "vmx/ept.h"
 #include "vmx/posted.h"
 #include "vmx/vmcs.h"
@@ -63,6 +64,16 @@ struct vcpu {
 	uint32_t pin_controls, proc_controls;
 	uint32_t cpu_controls;		/* GUEST_CPU_*: instructions VMX lets through */
 	bool apicv;			/* APIC-register virtualization + virtual-interrupt delivery */
+	/*
+	 * The vCPU owns its core's local APIC in x2APIC mode: interrupts,
+	 * timer and HLT stay in the guest (docs/vmx.md, "Direct interrupts").
+	 * apic_id is then the core's, and lvt_shadow holds the LVT entries
+	 * the guest sees but the core never gets.
+	 */
+	bool direct;
+	uint32_t lvt_shadow[APIC_DIRECT_SHADOWS];
+	uint64_t ipis_refused;		/* ICR writes refused (apic_direct_ipi()) */
+	uint64_t irqs_sent;		/* vectors sent to the core for the guest */
 
 	uint64_t tsc_offset;		/* guest TSC = host TSC + this (mod 2^64) */
 	/*
@@ -313,6 +324,31 @@ uint64_t *vcpu_gpr(struct vcpu *v, unsigned int index);
  * @v: the vCPU, whose VMCS is current
  */
 void vcpu_dump(struct vcpu *v);
+
+/* vcpu_apic.c: a direct vCPU's x2APIC (docs/vmx.md, "Direct interrupts"). */
+
+/**
+ * vcpu_apic_setup_bitmap() - lets a direct vCPU reach its APIC's own registers
+ * @v: the vCPU, its MSR bitmap intercepting everything
+ */
+void vcpu_apic_setup_bitmap(struct vcpu *v);
+
+/**
+ * vcpu_apic_reset() - the guest-visible state of a direct vCPU's APIC at power-on
+ * @v: the vCPU
+ */
+void vcpu_apic_reset(struct vcpu *v);
+
+/**
+ * vcpu_apic_msr() - an intercepted RDMSR or WRMSR of an x2APIC register
+ * @v: the direct vCPU, on its own core
+ * @msr: the register
+ * @write: WRMSR rather than RDMSR
+ * @value: the value written, or where the value read goes
+ *
+ * Return: false when the access raises #GP.
+ */
+bool vcpu_apic_msr(struct vcpu *v, uint32_t msr, bool write, uint64_t *value);
 
 /* vcpu_exit.c: one handler per exit reason. */
 

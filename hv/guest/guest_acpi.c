@@ -73,6 +73,11 @@ extern const uint32_t guest_dsdt_aml_size;
 #define FADT_WBINVD		(1u << 0)
 #define FADT_PWR_BUTTON		(1u << 4)	/* no fixed power button */
 #define FADT_SLP_BUTTON		(1u << 5)	/* no fixed sleep button */
+/*
+ * MSIs and IPIs in physical destination mode: the guest's x2APIC has no
+ * interrupt remapping behind it (docs/vmx.md, "Direct interrupts").
+ */
+#define FADT_APIC_PHYSICAL	(1u << 19)
 #define FADT_HW_REDUCED_ACPI	(1u << 20)
 /*
  * IA-PC boot architecture flags, section 5.2.9.3. Left clear: LEGACY_DEVICES,
@@ -211,7 +216,8 @@ static void acpi_write_fadt(uint8_t *fadt, uint64_t dsdt_gpa)
 	acpi_put16(fadt, FADT_IAPC_BOOT_ARCH,
 		   BOOT_ARCH_VGA_NOT_PRESENT | BOOT_ARCH_CMOS_RTC_NOT_PRESENT);
 	acpi_put32(fadt, FADT_FLAGS,
-		   FADT_WBINVD | FADT_PWR_BUTTON | FADT_SLP_BUTTON | FADT_HW_REDUCED_ACPI);
+		   FADT_WBINVD | FADT_PWR_BUTTON | FADT_SLP_BUTTON | FADT_APIC_PHYSICAL |
+		   FADT_HW_REDUCED_ACPI);
 	acpi_put8(fadt, FADT_MINOR_VERSION, FADT_MINOR_REVISION);
 	acpi_put64(fadt, FADT_X_DSDT, dsdt_gpa);
 	acpi_write_io_register(fadt + FADT_SLEEP_CONTROL, GUEST_SLEEP_CONTROL_PORT);

@@ -53,14 +53,14 @@ void guest_device_reset_all(struct guest *g)
 /*
  * Whether v is a destination of msg: its APIC ID in physical mode (0xff is
  * every one), a bit of its LDR in the flat logical model (SDM Vol. 3A
- * §11.6.2.2, the only one the guest's xAPIC offers).
+ * §11.6.2.2, the only one the guest's xAPIC offers). A direct vCPU's guest
+ * runs its x2APIC in physical mode (docs/vmx.md, "Direct interrupts"): it
+ * has no logical destination.
  */
 static bool guest_msi_target(const struct vcpu *v, const struct msi_message *msg)
 {
-	uint32_t ldr = v->lapic.page[APIC_LDR / 4] >> 24;
-
 	if (msg->logical)
-		return (ldr & msg->dest) != 0;
+		return !v->direct && ((v->lapic.page[APIC_LDR / 4] >> 24) & msg->dest) != 0;
 	return msg->dest == MSI_DEST_BROADCAST || v->apic_id == msg->dest;
 }
 

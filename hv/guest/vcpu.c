@@ -107,6 +107,8 @@ static void vcpu_setup_bitmaps(struct vcpu *v)
 	memset((void *)(uintptr_t)v->msr_bitmap, 0xff, PAGE_SIZE);
 	for (unsigned int i = 0; i < sizeof(passthrough) / sizeof(passthrough[0]); i++)
 		vcpu_msr_passthrough(v, passthrough[i]);
+	if (v->direct)
+		vcpu_apic_setup_bitmap(v);
 	memset((void *)(uintptr_t)v->io_bitmap, 0xff, 2 * PAGE_SIZE);
 }
 
@@ -124,14 +126,30 @@ bool vcpu_create(struct vcpu *v)
 	    !vcpu_alloc(v, &v->virtual_apic, 1))
 		return false;
 	vcpu_setup_bitmaps(v);
-	return ept_map_page(&v->guest->ept, GUEST_LAPIC_GPA, apic_access_page);
+	/* A direct vCPU's APIC is x2APIC: nothing answers at the xAPIC address. */
+	return v->direct || ept_map_page(&v->guest->ept, GUEST_LAPIC_GPA, apic_access_page);
+}
+
+/*
+ * A direct vCPU (docs/vmx.md, "Direct interrupts"): its interrupts arrive
+ * through its own IDT and its HLT halts the core, so neither exits; NMIs
+ * (the hypervisor's kicks) still do. No virtual APIC, no TSC offset.
+ */
+static bool vcpu_setup_direct_controls(const struct vmx_caps *caps, uint32_t *pin,
+				       uint32_t *proc)
+{
+	return vcpu_control(caps->pinbased, 0, PIN_NMI_EXITING, "pin-based", pin) &&
+	       vcpu_control(caps->procbased, PROC_MWAIT_EXITING | PROC_RDPMC_EXITING |
+			    PROC_MONITOR_EXITING,
+			    PROC_IO_BITMAPS | PROC_MSR_BITMAPS | PROC_SECONDARY_CONTROLS,
+			    "processor-based", proc);
 }
 
 static bool vcpu_setup_controls(struct vcpu *v, const struct vmx_caps *caps)
 {
 	uint32_t pin, proc, proc2 = 0, exit, entry;
-	uint32_t want2 = PROC2_VIRTUALIZE_APIC_ACCESSES | PROC2_EPT | PROC2_VPID |
-			 PROC2_WBINVD_EXITING;
+	uint32_t apic_access = v->direct ? 0 : PROC2_VIRTUALIZE_APIC_ACCESSES;
+	uint32_t want2 = apic_access | PROC2_EPT | PROC2_VPID | PROC2_WBINVD_EXITING;
 
 	/* Instructions the guest can see in CPUID must not #UD under VMX. */
 	if (cpuid(0x80000001, 0).edx & (1u << 27))
@@ -145,19 +163,25 @@ static bool vcpu_setup_controls(struct vcpu *v, const struct vmx_caps *caps)
 	 * (Haswell), reads, TPR and EOI cost no exit and a pending vector is
 	 * delivered on entry without interrupt-window exits (SDM Vol. 3C §30.2).
 	 */
-	if (caps->virtual_interrupt_delivery &&
+	if (!v->direct && caps->virtual_interrupt_delivery &&
 	    (caps->procbased2 & ((uint64_t)PROC2_APIC_REGISTER_VIRT << 32)))
 		want2 |= PROC2_APIC_REGISTER_VIRT | PROC2_VIRTUAL_INTR_DELIVERY;
 
-	if (!vcpu_control(caps->pinbased, 0,
-			  PIN_EXTERNAL_INTERRUPT_EXITING | PIN_NMI_EXITING, "pin-based", &pin) ||
-	    !vcpu_control(caps->procbased, PROC_HLT_EXITING | PROC_MWAIT_EXITING |
-			  PROC_RDPMC_EXITING | PROC_MONITOR_EXITING,
-			  PROC_TPR_SHADOW | PROC_IO_BITMAPS | PROC_MSR_BITMAPS |
-			  PROC_USE_TSC_OFFSETTING | PROC_SECONDARY_CONTROLS,
-			  "processor-based", &proc) ||
-	    !vcpu_control(caps->procbased2, want2,
-			  PROC2_VIRTUALIZE_APIC_ACCESSES | PROC2_EPT | PROC2_VPID,
+	if (v->direct) {
+		if (!vcpu_setup_direct_controls(caps, &pin, &proc))
+			return false;
+	} else if (!vcpu_control(caps->pinbased, 0,
+				 PIN_EXTERNAL_INTERRUPT_EXITING | PIN_NMI_EXITING, "pin-based",
+				 &pin) ||
+		   !vcpu_control(caps->procbased, PROC_HLT_EXITING | PROC_MWAIT_EXITING |
+				 PROC_RDPMC_EXITING | PROC_MONITOR_EXITING,
+				 PROC_TPR_SHADOW | PROC_IO_BITMAPS | PROC_MSR_BITMAPS |
+				 PROC_USE_TSC_OFFSETTING | PROC_SECONDARY_CONTROLS,
+				 "processor-based", &proc)) {
+		return false;
+	}
+	if (!vcpu_control(caps->procbased2, want2,
+			  apic_access | PROC2_EPT | PROC2_VPID,
 			  "secondary", &proc2) ||
 	    !vcpu_control(caps->exit_ctls, 0, EXIT_HOST_ADDRESS_SPACE_SIZE | EXIT_ACK_INTERRUPT |
 			  EXIT_SAVE_PAT | EXIT_LOAD_PAT | EXIT_SAVE_EFER | EXIT_LOAD_EFER,
@@ -193,7 +217,8 @@ static bool vcpu_setup_controls(struct vcpu *v, const struct vmx_caps *caps)
 	}
 	v->cpu_controls = (proc2 & PROC2_RDTSCP ? GUEST_CPU_RDTSCP : 0) |
 			  (proc2 & PROC2_INVPCID ? GUEST_CPU_INVPCID : 0) |
-			  (proc2 & PROC2_XSAVES ? GUEST_CPU_XSAVES : 0);
+			  (proc2 & PROC2_XSAVES ? GUEST_CPU_XSAVES : 0) |
+			  (v->direct ? GUEST_CPU_X2APIC : 0);
 	vmcs_write(VMCS_EXIT_CONTROLS, exit);
 	vmcs_write(VMCS_ENTRY_CONTROLS, entry);
 	vmcs_write(VMCS_EXCEPTION_BITMAP, 0);
@@ -317,11 +342,15 @@ bool vcpu_reset(struct vcpu *v)
 	}
 	v->launched = false;
 	v->tsc_offset = 0;
-	pi_desc_init(&v->pi, VECTOR_POSTED, percpu[v->cpu].apic_id, lapic_is_x2apic());
 	v->stop = VCPU_STOP_NONE;
 	v->stop_reason[0] = '\0';
-	vlapic_init(&v->lapic, v->apic_id, vapic, tsc_hz(),
-		    cpuid_filter_crystal_hz(tsc_hz()));
+	if (v->direct) {
+		vcpu_apic_reset(v);
+	} else {
+		pi_desc_init(&v->pi, VECTOR_POSTED, percpu[v->cpu].apic_id, lapic_is_x2apic());
+		vlapic_init(&v->lapic, v->apic_id, vapic, tsc_hz(),
+			    cpuid_filter_crystal_hz(tsc_hz()));
+	}
 	if (!vcpu_setup_controls(v, caps))
 		return false;
 	vcpu_setup_host_state();
@@ -342,6 +371,16 @@ void vcpu_set_tsc_offset(struct vcpu *v, uint64_t offset)
 
 void vcpu_post_interrupt(struct vcpu *v, uint8_t vector)
 {
+	/*
+	 * A direct vCPU's core takes the guest's own vector: delivered by the
+	 * processor in the guest, or held in the APIC while the core is in
+	 * the hypervisor (docs/vmx.md, "Direct interrupts").
+	 */
+	if (v->direct) {
+		__atomic_fetch_add(&v->irqs_sent, 1, __ATOMIC_RELAXED);
+		lapic_send_ipi(percpu[v->cpu].apic_id, vector);
+		return;
+	}
 	/* One notification per batch: ON stays set until the vCPU's core collects. */
 	if (pi_post(&v->pi, vector)) {
 		__atomic_fetch_add(&v->posted_kicks, 1, __ATOMIC_RELAXED);
@@ -444,6 +483,8 @@ static void vcpu_deliver_interrupts(struct vcpu *v)
 		vmcs_write(VMCS_ENTRY_INSTRUCTION_LEN, vmcs_read(VMCS_EXIT_INSTRUCTION_LEN));
 		return;
 	}
+	if (v->direct)
+		return;	/* the core's APIC delivers the rest itself */
 
 	vcpu_collect_posted(v);
 	vlapic_timer_poll(&v->lapic, vcpu_guest_tsc(v));
@@ -474,7 +515,7 @@ static void vcpu_arm_preemption_timer(struct vcpu *v)
 	uint64_t deadline = v->lapic.timer_deadline, now, ticks;
 	uint32_t pin = v->pin_controls & ~PIN_PREEMPTION_TIMER;
 
-	if (deadline && caps->preemption_timer) {
+	if (deadline && caps->preemption_timer && !v->direct) {
 		now = vcpu_guest_tsc(v);
 		ticks = deadline > now ? (deadline - now) >>
 			(caps->misc & MISC_PREEMPTION_RATE_MASK) : 0;

@@ -42,6 +42,7 @@
 #define CPUID1_ECX_F16C		BIT(29)
 #define CPUID1_ECX_RDRAND	BIT(30)
 /* Leaf 1 ECX: set by the hypervisor. */
+#define CPUID1_ECX_X2APIC	BIT(21)	/* a direct vCPU's own x2APIC */
 #define CPUID1_ECX_TSC_DEADLINE	BIT(24)	/* the virtual LAPIC has IA32_TSC_DEADLINE */
 #define CPUID1_ECX_OSXSAVE	BIT(27)	/* mirrors the guest's CR4.OSXSAVE */
 #define CPUID1_ECX_HYPERVISOR	BIT(31)	/* reserved for hypervisors: "not bare metal" */
@@ -56,8 +57,8 @@
  * 11 SDBG: IA32_DEBUG_INTERFACE is not emulated.
  * 15 PDCM: IA32_PERF_CAPABILITIES; there is no guest PMU (leaf 0AH is zero).
  * 18 DCA: the platform's DCA MSR and leaf 9 belong to the host.
- * 21 x2APIC: Linux keeps x2APIC mode only on hypervisors it recognises, so
- *    the guest uses the xAPIC page (docs/vmx.md).
+ * 21 x2APIC: shown only to a vCPU that owns its core's x2APIC
+ *    (GUEST_CPU_X2APIC); the others use the virtual xAPIC page.
  */
 #define CPUID1_ECX_KEEP	(CPUID1_ECX_SSE3 | CPUID1_ECX_PCLMULQDQ | CPUID1_ECX_SSSE3 | \
 			 CPUID1_ECX_FMA | CPUID1_ECX_CMPXCHG16B | CPUID1_ECX_PCID | \
@@ -343,11 +344,15 @@ static struct cpuid_filter_regs leaf_features(const struct guest_cpu_model *mode
 		.ebx = (host->ebx & CPUID1_EBX_HOST_MASK) |
 		       (min_u32(count, 0xff) << CPUID1_EBX_COUNT_SHIFT) |
 		       ((model->apic_id & 0xff) << CPUID1_EBX_APIC_SHIFT),
-		.ecx = (host->ecx & CPUID1_ECX_KEEP) | CPUID1_ECX_TSC_DEADLINE |
-		       CPUID1_ECX_HYPERVISOR,
+		.ecx = (host->ecx & CPUID1_ECX_KEEP) | CPUID1_ECX_HYPERVISOR,
 		.edx = host->edx & CPUID1_EDX_KEEP,
 	};
 
+	/* The core's own timer has a TSC deadline only where the host's does. */
+	if (model->controls & GUEST_CPU_X2APIC)
+		out.ecx |= CPUID1_ECX_X2APIC | (host->ecx & CPUID1_ECX_TSC_DEADLINE);
+	else
+		out.ecx |= CPUID1_ECX_TSC_DEADLINE;
 	if ((out.ecx & CPUID1_ECX_XSAVE) && (guest_cr4 & CR4_OSXSAVE))
 		out.ecx |= CPUID1_ECX_OSXSAVE;
 	if (count > 1)

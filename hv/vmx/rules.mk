@@ -5,4 +5,4 @@
 # unit tests and fuzzers.
 PURE_SRCS += hv/vmx/decode.c hv/vmx/cpuid_filter.c
 PURE_SRCS += hv/vmx/posted.c hv/vmx/exit_rules.c
-PURE_SRCS += hv/vmx/gpt_walk.c
+PURE_SRCS += hv/vmx/gpt_walk.c hv/vmx/apic_direct.c

@@ -133,22 +133,29 @@ static void fuzz_cr(const struct input *in, const struct guest_cpu_model *model,
 	CHECK(r.verdict != EXIT_CR_UNSUPPORTED);
 }
 
-static void fuzz_msr(const struct input *in, bool bsp)
+static void fuzz_msr(const struct input *in, bool bsp, bool direct)
 {
 	uint32_t msr = (uint32_t)get(in, 8, 4);
 	uint64_t value = get(in, 0, 8);
-	struct exit_msr_result r = exit_rules_rdmsr(msr, bsp);
-	enum exit_msr_action w = exit_rules_wrmsr(msr, value);
+	struct exit_msr_result r = exit_rules_rdmsr(msr, bsp, direct);
+	enum exit_msr_action w = exit_rules_wrmsr(msr, value, direct);
+	uint64_t base = GUEST_LAPIC_GPA | (1ull << 11) | (direct ? 1ull << 10 : 0);
 
 	CHECK(r.action != EXIT_MSR_IGNORE);
 	if (msr == 0x1b)
-		CHECK(r.value == (GUEST_LAPIC_GPA | (1ull << 11) | (bsp ? 1ull << 8 : 0)));
+		CHECK(r.value == (base | (bsp ? 1ull << 8 : 0)));
 	/* An MSR that cannot be read cannot be written either. */
 	if (r.action == EXIT_MSR_FAULT)
 		CHECK(w == EXIT_MSR_FAULT);
 	CHECK(w != EXIT_MSR_VALUE);
 	if (msr == 0x1b && w != EXIT_MSR_FAULT)
-		CHECK((value & ~(1ull << 8)) == (GUEST_LAPIC_GPA | (1ull << 11)));
+		CHECK((value & ~(1ull << 8)) == base);
+	/* Only a direct vCPU reaches x2APIC registers, and no other MSR goes there. */
+	CHECK((r.action == EXIT_MSR_X2APIC) == (direct && msr >= 0x800 && msr <= 0x8ff));
+	CHECK((w == EXIT_MSR_X2APIC) == (r.action == EXIT_MSR_X2APIC));
+	/* A direct vCPU's TSC is the core's: nothing moves its offset. */
+	if (direct)
+		CHECK(w != EXIT_MSR_TSC && w != EXIT_MSR_TSC_ADJUST && w != EXIT_MSR_TSC_DEADLINE);
 }
 
 static void fuzz_io(const struct input *in)
@@ -201,7 +208,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	};
 	fuzz_xsetbv(&in, &model);
 	fuzz_cr(&in, &model, &ctx);
-	fuzz_msr(&in, flags & 4);
+	fuzz_msr(&in, flags & 4, flags & 16);
 	fuzz_io(&in);
 	return 0;
 }

@@ -3,8 +3,9 @@
 # polling sidecores.
 #   haswell      corei7_haswell_4770, 3 CPUs (one sidecore, two vCPUs): ping,
 #                then TCP_RR, UDP_RR, TCP_STREAM and TCP_MAERTS; no doorbell
-#                (kick) writes during the netperf runs; virtual-interrupt
-#                delivery in use; vCPUs kicked by NMI, never by an IPI.
+#                (kick) writes during the netperf runs; the guests own
+#                their cores' x2APICs: RR costs at most 0.5 exits per
+#                transaction, and no HLT or interrupt exits at all.
 #   twosidecores corei7_haswell_4770, 4 CPUs, sidecores = 0, 1: the guests
 #                sit on different sidecores, so packets cross the SPSC ring.
 #   nehalem      corei5_lynnfield_750, 3 CPUs: TCP_RR with interrupts
@@ -55,16 +56,22 @@ scenario_haswell() {
 	top=$(field haswell TCP_STREAM 8)
 	[ -n "$top" ] && [ "$top" != - ] && [ "${top#0x}" = "$top" ]
 	tap_result $? "haswell: the profile names the stream's busiest sidecore function (${top:-none})"
-	# Kicks are NMIs: no maskable interrupt reaches a running guest's core,
-	# which Bochs could misdeliver into the guest (docs/vmx.md, "Kicks").
+	# Direct interrupts (docs/vmx.md): the guests own their cores' x2APICs, so
+	# interrupts, timers and idle cost no exit. What remains is the guests'
+	# own console polling and netperf's start-up, about 0.25 exits per
+	# transaction at this run's speed (docs/results.md has the reference
+	# conditions); a virtual APIC costs about 4.7.
+	for t in TCP_RR UDP_RR; do
+		value=$(field haswell $t 4)
+		awk -v v="${value:-none}" 'BEGIN { exit !(v != "none" && v <= 0.5) }'
+		tap_result $? "haswell: $t takes at most 0.5 exits per transaction (${value:-none})"
+	done
 	clean $out/haswell.log | grep '^counters: guest ' |
 		awk '{ last[$3] = $0 }
-		     END { for (g in last) if (last[g] ~ / exception_nmi=[1-9]/ && last[g] !~ / external_interrupt=/) n++
+		     END { for (g in last) if (last[g] ~ / irqs [1-9]/ &&
+					       last[g] !~ / (hlt|external_interrupt|apic_access|preemption_timer)=/) n++
 			   exit !(n == 2) }'
-	tap_result $? "haswell: both vCPUs kicked by NMI, no external-interrupt exits"
-	tap_line $out/haswell.log 'vmx: cpu 1 ok .* vid=1 .*' "haswell: virtual-interrupt delivery offered"
-	! clean $out/haswell.log | grep -q '^counters: guest .* apic_access='
-	tap_result $? "haswell: no APIC-access exits (virtualized APIC)"
+	tap_result $? "haswell: both vCPUs take interrupts with no HLT, interrupt, APIC or timer exit"
 }
 
 scenario_twosidecores() {
@@ -89,7 +96,7 @@ scenario_compare() {
 	local h n
 	h=$(field haswell TCP_RR 4)
 	n=$(field nehalem TCP_RR 4)
-	awk -v h="${h:-0}" -v n="${n:-0}" 'BEGIN { exit !(h > 0 && n > h) }'
+	awk -v h="${h:-none}" -v n="${n:-0}" 'BEGIN { exit !(h != "none" && n > h) }'
 	tap_result $? "TCP_RR exits per transaction: Haswell ${h:-?} < Nehalem ${n:-?}"
 }
 

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * apic_direct.c - the x2APIC register policy of a guest that owns its
+ * core's local APIC (docs/vmx.md, "Direct interrupts").
+ */
+#include "vmx/apic_direct.h"
+
+/* ICR fields, §11.6.1 Figure 11-12 and §11.12.9. */
+#define ICR_VECTOR(icr)		((uint8_t)(icr))
+#define ICR_DELIVERY(icr)	(((icr) >> 8) & 7)
+#define ICR_LOGICAL		(1ull << 11)
+#define ICR_SHORTHAND(icr)	(((icr) >> 18) & 3)
+#define ICR_DEST(icr)		((uint32_t)((icr) >> 32))
+#define ICR_RESERVED		(0xfff32000ull)	/* bits 12-13, 16-17, 20-31 */
+#define DELIVERY_FIXED		0
+#define SHORTHAND_NONE		0
+#define SHORTHAND_SELF		1
+
+#define LVT_WRITABLE		0x1a7ffu	/* bits 0-10, 13, 15, 16 */
+#define SVR_WRITABLE		0x11ffu		/* vector, software enable, bit 12 */
+
+/* The shadowed LVT entries, in shadow-index order. */
+static const uint32_t shadowed[APIC_DIRECT_SHADOWS] = {
+	X2APIC_LVT_CMCI, X2APIC_LVT_THERMAL, X2APIC_LVT_PMC,
+	X2APIC_LVT_LINT0, X2APIC_LVT_LINT1, X2APIC_LVT_ERROR,
+};
+
+static int apic_direct_shadow_index(uint32_t msr)
+{
+	for (unsigned int i = 0; i < APIC_DIRECT_SHADOWS; i++)
+		if (shadowed[i] == msr)
+			return (int)i;
+	return -1;
+}
+
+/* Registers that exist in x2APIC mode (Table 11-6); ICR is one 64-bit MSR. */
+static bool apic_direct_exists(uint32_t msr)
+{
+	switch (msr) {
+	case X2APIC_ID: case X2APIC_VERSION: case X2APIC_TPR: case X2APIC_PPR:
+	case X2APIC_EOI: case X2APIC_LDR: case X2APIC_SVR: case X2APIC_ESR:
+	case X2APIC_LVT_CMCI: case X2APIC_ICR: case X2APIC_LVT_TIMER:
+	case X2APIC_LVT_THERMAL: case X2APIC_LVT_PMC: case X2APIC_LVT_LINT0:
+	case X2APIC_LVT_LINT1: case X2APIC_LVT_ERROR: case X2APIC_TIMER_ICR:
+	case X2APIC_TIMER_CCR: case X2APIC_TIMER_DCR: case X2APIC_SELF_IPI:
+		return true;
+	default:
+		return msr >= X2APIC_ISR0 && msr <= X2APIC_IRR7;
+	}
+}
+
+bool apic_direct_passes(uint32_t msr, bool write)
+{
+	if (msr == MSR_TSC_DEADLINE)
+		return true;
+	if (!apic_direct_exists(msr))
+		return false;
+	if (!write)
+		return apic_direct_shadow_index(msr) < 0 && msr != X2APIC_SELF_IPI &&
+		       msr != X2APIC_EOI;
+	switch (msr) {
+	case X2APIC_TPR: case X2APIC_EOI: case X2APIC_ESR: case X2APIC_LVT_TIMER:
+	case X2APIC_TIMER_ICR: case X2APIC_TIMER_DCR: case X2APIC_SELF_IPI:
+		return true;
+	default:
+		return false;
+	}
+}
+
+enum apic_direct_action apic_direct_access(uint32_t msr, bool write, uint64_t value,
+					   unsigned int *shadow)
+{
+	int index = apic_direct_shadow_index(msr);
+
+	/* EOI and SELF_IPI are write-only (Table 11-6). */
+	if (!apic_direct_exists(msr) || (!write && (msr == X2APIC_EOI || msr == X2APIC_SELF_IPI)))
+		return APIC_DIRECT_FAULT;
+	if (index >= 0) {
+		if (write && (value >> 32))
+			return APIC_DIRECT_FAULT;
+		*shadow = (unsigned int)index;
+		return APIC_DIRECT_SHADOW;
+	}
+	if (!write)
+		return APIC_DIRECT_PASS;
+	switch (msr) {
+	case X2APIC_SVR:
+		return value >> 32 ? APIC_DIRECT_FAULT : APIC_DIRECT_SVR;
+	case X2APIC_ICR:
+		return value & ICR_RESERVED ? APIC_DIRECT_FAULT : APIC_DIRECT_ICR;
+	default:
+		/* Read-only, or passed through and never intercepted. */
+		return APIC_DIRECT_FAULT;
+	}
+}
+
+uint32_t apic_direct_lvt(uint64_t value)
+{
+	return (uint32_t)value & LVT_WRITABLE;
+}
+
+uint32_t apic_direct_svr(uint64_t value)
+{
+	return (uint32_t)value & SVR_WRITABLE;
+}
+
+struct apic_direct_ipi apic_direct_ipi(uint64_t icr, const uint32_t *ids, unsigned int count,
+				       unsigned int self)
+{
+	struct apic_direct_ipi ipi = { .vector = ICR_VECTOR(icr), .target = self };
+
+	if (ICR_DELIVERY(icr) != DELIVERY_FIXED)
+		ipi.refused = "not a fixed interrupt";
+	else if (ipi.vector < 16)
+		ipi.refused = "reserved vector";	/* §11.5.2: vectors 0-15 are illegal */
+	else if (ICR_SHORTHAND(icr) == SHORTHAND_SELF)
+		return ipi;
+	else if (ICR_SHORTHAND(icr) != SHORTHAND_NONE)
+		ipi.refused = "broadcast";
+	else if (icr & ICR_LOGICAL)
+		ipi.refused = "logical destination";
+	if (ipi.refused)
+		return ipi;
+	for (unsigned int i = 0; i < count; i++) {
+		if (ids[i] == ICR_DEST(icr)) {
+			ipi.target = i;
+			return ipi;
+		}
+	}
+	ipi.refused = "destination outside the guest";
+	return ipi;
+}

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_apic_direct.c - unit tests for hv/vmx/apic_direct.c: which x2APIC
+ * registers a direct vCPU reaches without an exit, what the intercepted
+ * ones do, and which IPIs it may send.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "vmx/apic_direct.h"
+
+static void test_passthrough(void **state)
+{
+	static const uint32_t write_passes[] = {
+		X2APIC_TPR, X2APIC_EOI, X2APIC_ESR, X2APIC_LVT_TIMER, X2APIC_TIMER_ICR,
+		X2APIC_TIMER_DCR, X2APIC_SELF_IPI, MSR_TSC_DEADLINE,
+	};
+	static const uint32_t write_exits[] = {
+		X2APIC_ID, X2APIC_VERSION, X2APIC_PPR, X2APIC_LDR, X2APIC_SVR, X2APIC_ICR,
+		X2APIC_LVT_CMCI, X2APIC_LVT_THERMAL, X2APIC_LVT_PMC, X2APIC_LVT_LINT0,
+		X2APIC_LVT_LINT1, X2APIC_LVT_ERROR, X2APIC_TIMER_CCR, X2APIC_ISR0,
+		X2APIC_IRR7, 0x801, 0x840, 0x8ff,
+	};
+
+	(void)state;
+	for (unsigned int i = 0; i < sizeof(write_passes) / sizeof(write_passes[0]); i++)
+		assert_true(apic_direct_passes(write_passes[i], true));
+	for (unsigned int i = 0; i < sizeof(write_exits) / sizeof(write_exits[0]); i++)
+		assert_false(apic_direct_passes(write_exits[i], true));
+	/* Reads: every register but the shadowed LVTs and the write-only ones. */
+	assert_true(apic_direct_passes(X2APIC_ID, false));
+	assert_true(apic_direct_passes(X2APIC_ICR, false));
+	assert_true(apic_direct_passes(X2APIC_ISR0 + 3, false));
+	assert_true(apic_direct_passes(X2APIC_LVT_TIMER, false));
+	assert_true(apic_direct_passes(MSR_TSC_DEADLINE, false));
+	assert_false(apic_direct_passes(X2APIC_LVT_LINT0, false));
+	assert_false(apic_direct_passes(X2APIC_LVT_PMC, false));
+	assert_false(apic_direct_passes(X2APIC_EOI, false));
+	assert_false(apic_direct_passes(0x801, false));
+}
+
+static void test_intercepted(void **state)
+{
+	unsigned int shadow = 99;
+
+	(void)state;
+	assert_int_equal(apic_direct_access(X2APIC_LVT_LINT1, true, 0x400, &shadow),
+			 APIC_DIRECT_SHADOW);
+	assert_int_equal(shadow, 4);
+	assert_int_equal(apic_direct_access(X2APIC_LVT_CMCI, false, 0, &shadow),
+			 APIC_DIRECT_SHADOW);
+	assert_int_equal(shadow, 0);
+	assert_int_equal(apic_direct_access(X2APIC_LVT_ERROR, true, 1ull << 32, &shadow),
+			 APIC_DIRECT_FAULT);
+	assert_int_equal(apic_direct_access(X2APIC_SVR, true, 0x1ff, &shadow), APIC_DIRECT_SVR);
+	assert_int_equal(apic_direct_access(X2APIC_ICR, true, 0x30, &shadow), APIC_DIRECT_ICR);
+	assert_int_equal(apic_direct_access(X2APIC_ICR, true, 0x30 | 1u << 13, &shadow),
+			 APIC_DIRECT_FAULT);
+	/* Read-only, write-only and absent registers. */
+	assert_int_equal(apic_direct_access(X2APIC_ID, true, 0, &shadow), APIC_DIRECT_FAULT);
+	assert_int_equal(apic_direct_access(X2APIC_LDR, true, 0, &shadow), APIC_DIRECT_FAULT);
+	assert_int_equal(apic_direct_access(X2APIC_EOI, false, 0, &shadow), APIC_DIRECT_FAULT);
+	assert_int_equal(apic_direct_access(X2APIC_SELF_IPI, false, 0, &shadow),
+			 APIC_DIRECT_FAULT);
+	assert_int_equal(apic_direct_access(0x801, false, 0, &shadow), APIC_DIRECT_FAULT);
+	assert_int_equal(apic_direct_access(X2APIC_ID, false, 0, &shadow), APIC_DIRECT_PASS);
+}
+
+static void test_filters(void **state)
+{
+	(void)state;
+	/* LVT: status and remote IRR are read-only, timer mode is the timer's own. */
+	assert_int_equal(apic_direct_lvt(0xffffffffull), 0x1a7ff);
+	assert_int_equal(apic_direct_lvt(APIC_DIRECT_LVT_MASKED | 0x31), 0x10031);
+	/* SVR: vector, enable, EOI-broadcast suppression; no focus checking. */
+	assert_int_equal(apic_direct_svr(0xffffffffull), 0x11ff);
+}
+
+static void test_ipi(void **state)
+{
+	static const uint32_t ids[] = { 4, 6 };
+	struct apic_direct_ipi ipi;
+
+	(void)state;
+	/* Fixed, physical, to a vCPU of the guest. */
+	ipi = apic_direct_ipi(0x6ull << 32 | 0xfd, ids, 2, 0);
+	assert_null(ipi.refused);
+	assert_int_equal(ipi.vector, 0xfd);
+	assert_int_equal(ipi.target, 1);
+	/* The self shorthand. */
+	ipi = apic_direct_ipi(1u << 18 | 0x40, ids, 2, 1);
+	assert_null(ipi.refused);
+	assert_int_equal(ipi.target, 1);
+	/* Refused. */
+	assert_non_null(apic_direct_ipi(5ull << 32 | 0x40, ids, 2, 0).refused);	/* foreign */
+	assert_non_null(apic_direct_ipi(4ull << 32 | 0x500, ids, 2, 0).refused);	/* INIT */
+	assert_non_null(apic_direct_ipi(4ull << 32 | 0x600, ids, 2, 0).refused);	/* SIPI */
+	assert_non_null(apic_direct_ipi(4ull << 32 | 0x400, ids, 2, 0).refused);	/* NMI */
+	assert_non_null(apic_direct_ipi(4ull << 32 | 0x0f, ids, 2, 0).refused);	/* vector */
+	assert_non_null(apic_direct_ipi(3u << 18 | 0x40, ids, 2, 0).refused);	/* all but self */
+	assert_non_null(apic_direct_ipi(2u << 18 | 0x40, ids, 2, 0).refused);	/* all */
+	assert_non_null(apic_direct_ipi(4ull << 32 | 1u << 11 | 0x40, ids, 2, 0).refused);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_passthrough),
+		cmocka_unit_test(test_intercepted),
+		cmocka_unit_test(test_filters),
+		cmocka_unit_test(test_ipi),
+	};
+
+	return cmocka_run_group_tests_name("x2APIC owned by a direct vCPU", tests, NULL, NULL);
+}
