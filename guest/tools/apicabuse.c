@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * apicabuse - a guest that misuses the local APIC it owns, run as root.
+ *
+ * Through /dev/cpu/0/msr (the msr module) it writes the x2APIC registers a
+ * direct vCPU's exits judge (docs/vmx.md, "Direct interrupts"): IPIs at
+ * every other APIC ID (INIT, NMI, fixed, logical, broadcast), LINT0 as an
+ * NMI source, IA32_APIC_BASE out of x2APIC mode. In the first round it
+ * prints one line per attempt,
+ *
+ *   apicabuse: CASE -> ok|refused (errno text)
+ *
+ * and a total at the end. "spin" masks its own APIC (TPR 0xff) and spins
+ * with interrupts off, forever, silently: what it printed before must have
+ * left the UART first (guest/scripts/apicabuse.sh). None of it may reach
+ * another guest or the hypervisor's cores.
+ *
+ * usage: apicabuse rounds N | apicabuse spin
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdbool.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/io.h>
+#include <unistd.h>
+
+/* SDM Vol. 3A §11.12.1.2, Table 11-6; ICR fields §11.6.1, §11.12.9. */
+#define MSR_APIC_BASE	0x1b
+#define APIC_BASE_EXTD	(1ull << 10)
+#define X2APIC_ID	0x802
+#define X2APIC_TPR	0x808
+#define X2APIC_ICR	0x830
+#define X2APIC_LINT0	0x835
+#define ICR_INIT	(5u << 8)
+#define ICR_NMI		(4u << 8)
+#define ICR_LOGICAL	(1u << 11)
+#define ICR_ASSERT	(1u << 14)
+#define ICR_ALL_BUT_SELF (3u << 18)
+#define LVT_NMI		(4u << 8)
+#define IDS		8	/* every APIC ID of the emulated machines, and more */
+#define ROUND_US	200000	/* between rounds */
+
+static int fd;
+
+static int msr_read(uint32_t msr, uint64_t *value)
+{
+	return pread(fd, value, sizeof(*value), msr) == sizeof(*value) ? 0 : -1;
+}
+
+static bool verbose = true;	/* every attempt on its own line: the first round only */
+static unsigned int tried, refused;
+
+static void attempt(const char *what, uint32_t msr, uint64_t value)
+{
+	bool ok;
+
+	errno = 0;
+	ok = pwrite(fd, &value, sizeof(value), msr) == sizeof(value);
+	tried++;
+	refused += !ok;
+	if (!verbose)
+		return;
+	if (ok)
+		printf("apicabuse: %s -> ok\n", what);
+	else
+		printf("apicabuse: %s -> refused (%s)\n", what, strerror(errno));
+}
+
+static void round_of_ipis(uint32_t self)
+{
+	char what[64];
+
+	for (uint32_t id = 0; id < IDS; id++) {
+		if (id == self)
+			continue;
+		snprintf(what, sizeof(what), "INIT to apic %u", id);
+		attempt(what, X2APIC_ICR, (uint64_t)id << 32 | ICR_INIT | ICR_ASSERT);
+		snprintf(what, sizeof(what), "NMI to apic %u", id);
+		attempt(what, X2APIC_ICR, (uint64_t)id << 32 | ICR_NMI | ICR_ASSERT);
+		snprintf(what, sizeof(what), "vector 0xec to apic %u", id);
+		attempt(what, X2APIC_ICR, (uint64_t)id << 32 | ICR_ASSERT | 0xec);
+	}
+	attempt("logical vector 0xec to 0xff", X2APIC_ICR, 0xffull << 32 | ICR_LOGICAL | 0xec);
+	attempt("vector 0xec to all but self", X2APIC_ICR, ICR_ALL_BUT_SELF | ICR_ASSERT | 0xec);
+}
+
+static int spin(void)
+{
+	attempt("mask every interrupt (TPR 0xff)", X2APIC_TPR, 0xff);
+	fflush(stdout);
+	if (iopl(3)) {
+		printf("apicabuse: error: iopl (%s)\n", strerror(errno));
+		return 1;
+	}
+	__asm__ volatile("cli\n1: jmp 1b");
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t self, base, lint0;
+	int rounds;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	fd = open("/dev/cpu/0/msr", O_RDWR);
+	if (fd < 0 || msr_read(X2APIC_ID, &self) || msr_read(MSR_APIC_BASE, &base)) {
+		printf("apicabuse: error: no x2APIC through /dev/cpu/0/msr (%s)\n", strerror(errno));
+		return 1;
+	}
+	if (argc == 2 && !strcmp(argv[1], "spin"))
+		return spin();
+	if (argc != 3 || strcmp(argv[1], "rounds") || (rounds = atoi(argv[2])) <= 0) {
+		printf("usage: apicabuse rounds N | apicabuse spin\n");
+		return 2;
+	}
+	printf("apicabuse: apic %u, base %#llx\n", (unsigned int)self, (unsigned long long)base);
+	for (int r = 1; r <= rounds; r++) {
+		round_of_ipis((uint32_t)self);
+		attempt("LINT0 as an NMI source", X2APIC_LINT0, LVT_NMI);
+		attempt("leave x2APIC mode", MSR_APIC_BASE, base & ~APIC_BASE_EXTD);
+		verbose = false;
+		usleep(ROUND_US);
+	}
+	printf("apicabuse: %d rounds, %u writes, %u refused\n", rounds, tried, refused);
+	if (!msr_read(X2APIC_LINT0, &lint0))
+		printf("apicabuse: LINT0 reads %#llx\n", (unsigned long long)lint0);
+	return 0;
+}
