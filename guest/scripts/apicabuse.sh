@@ -3,10 +3,10 @@
 #
 # A guest that misuses the local APIC it owns (guest/tools/apicabuse.c):
 # sidecore.rounds= rounds of forbidden IPIs, LINT0 and APIC_BASE writes
-# (default 20), then "apicabuse: spinning" and a spin with its APIC masked
-# and interrupts off, for good. Lines still queued in the console UART go
-# out on timer ticks, which the spin stops: wait until its transmit count
-# stops moving first.
+# (default 20), then "apicabuse: spinning" and a spin with its APIC's task
+# priority at 0xff, which holds back every interrupt, for good. Lines still
+# queued in the console UART go out on timer ticks, which the spin stops:
+# wait until its transmit count stops moving first.
 
 drain() {
 	last=
