@@ -107,18 +107,14 @@ void idt_dispatch(struct trap_frame *f)
 	/* A sidecore samples its profile on its timer (docs/data-path.md). */
 	if (f->vector == VECTOR_TIMER && this_cpu()->timer_tick)
 		this_cpu()->timer_tick(f->rip);
-	/* A posted-interrupt notification taken outside the guest only wakes: the
-	 * vCPU's core collects the descriptor before its next entry. */
-	if (f->vector == VECTOR_WAKEUP || f->vector == VECTOR_TIMER ||
-	    f->vector == VECTOR_POSTED) {
-		lapic_eoi();
-		return;
-	}
 	if (f->vector == VECTOR_SPURIOUS)
 		return;	/* SDM Vol. 3A §11.9: no EOI for a spurious interrupt */
 	/*
-	 * Any other interrupt is a guest's that reached its core after the
-	 * guest left it (docs/vmx.md, "Direct interrupts"): dropped.
+	 * Every other interrupt only wakes or is dropped: a wake-up IPI, the
+	 * host timer, a posted-interrupt notification (the vCPU's core collects
+	 * the descriptor before its next entry), or a guest's interrupt that
+	 * reached its core after the guest left it (docs/vmx.md, "Direct
+	 * interrupts").
 	 */
 	if (f->vector >= 32) {
 		lapic_eoi();

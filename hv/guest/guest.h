@@ -328,12 +328,6 @@ void vcpu_dump(struct vcpu *v);
 /* vcpu_apic.c: a direct vCPU's x2APIC (docs/vmx.md, "Direct interrupts"). */
 
 /**
- * vcpu_apic_setup_bitmap() - lets a direct vCPU reach its APIC's own registers
- * @v: the vCPU, its MSR bitmap intercepting everything
- */
-void vcpu_apic_setup_bitmap(struct vcpu *v);
-
-/**
  * vcpu_apic_reset() - the guest-visible state of a direct vCPU's APIC at power-on
  * @v: the vCPU
  */

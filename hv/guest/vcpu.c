@@ -77,15 +77,21 @@ static bool vcpu_alloc(struct vcpu *v, uint64_t *page, unsigned int pages)
 	return true;
 }
 
+/* Lets RDMSR (or WRMSR) of msr through without an exit. */
+static void vcpu_msr_pass(struct vcpu *v, uint32_t msr, bool write)
+{
+	uint8_t *bitmap = (uint8_t *)(uintptr_t)v->msr_bitmap;
+	unsigned int base = (msr >= 0xc0000000 ? 1024 : 0) + (write ? 2048 : 0);	/* §25.6.9 */
+	uint32_t index = msr & 0x1fff;
+
+	bitmap[base + index / 8] &= ~(1u << (index % 8));
+}
+
 /* Every MSR exits except those whose state VMX switches or the core owns alone. */
 static void vcpu_msr_passthrough(struct vcpu *v, uint32_t msr)
 {
-	uint8_t *bitmap = (uint8_t *)(uintptr_t)v->msr_bitmap;
-	unsigned int base = msr >= 0xc0000000 ? 1024 : 0;	/* §25.6.9 */
-	uint32_t index = msr & 0x1fff;
-
-	bitmap[base + index / 8] &= ~(1u << (index % 8));		/* reads */
-	bitmap[2048 + base + index / 8] &= ~(1u << (index % 8));	/* writes */
+	vcpu_msr_pass(v, msr, false);
+	vcpu_msr_pass(v, msr, true);
 }
 
 static void vcpu_setup_bitmaps(struct vcpu *v)
@@ -107,8 +113,15 @@ static void vcpu_setup_bitmaps(struct vcpu *v)
 	memset((void *)(uintptr_t)v->msr_bitmap, 0xff, PAGE_SIZE);
 	for (unsigned int i = 0; i < sizeof(passthrough) / sizeof(passthrough[0]); i++)
 		vcpu_msr_passthrough(v, passthrough[i]);
+	/* A direct vCPU reaches its own APIC's registers (vmx/apic_direct.c). */
+	for (uint32_t msr = X2APIC_MSR_FIRST; v->direct && msr <= X2APIC_MSR_LAST; msr++) {
+		if (apic_direct_passes(msr, false))
+			vcpu_msr_pass(v, msr, false);
+		if (apic_direct_passes(msr, true))
+			vcpu_msr_pass(v, msr, true);
+	}
 	if (v->direct)
-		vcpu_apic_setup_bitmap(v);
+		vcpu_msr_passthrough(v, MSR_TSC_DEADLINE);
 	memset((void *)(uintptr_t)v->io_bitmap, 0xff, 2 * PAGE_SIZE);
 }
 

@@ -10,26 +10,6 @@
 #include "guest/guest.h"
 #include "guest/guest_log.h"
 
-/* §25.6.9: read bitmap for MSRs 0-1FFFH at 0, write bitmap at 2048. */
-static void vcpu_apic_pass(uint8_t *bitmap, uint32_t msr, bool write)
-{
-	bitmap[(write ? 2048 : 0) + msr / 8] &= ~(1u << (msr % 8));
-}
-
-void vcpu_apic_setup_bitmap(struct vcpu *v)
-{
-	uint8_t *bitmap = (uint8_t *)(uintptr_t)v->msr_bitmap;
-
-	for (uint32_t msr = X2APIC_MSR_FIRST; msr <= X2APIC_MSR_LAST; msr++) {
-		if (apic_direct_passes(msr, false))
-			vcpu_apic_pass(bitmap, msr, false);
-		if (apic_direct_passes(msr, true))
-			vcpu_apic_pass(bitmap, msr, true);
-	}
-	vcpu_apic_pass(bitmap, MSR_TSC_DEADLINE, false);
-	vcpu_apic_pass(bitmap, MSR_TSC_DEADLINE, true);
-}
-
 void vcpu_apic_reset(struct vcpu *v)
 {
 	for (unsigned int i = 0; i < APIC_DIRECT_SHADOWS; i++)
