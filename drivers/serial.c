@@ -9,6 +9,7 @@
 #include "drivers/serial.h"
 
 #define UART_THR	0	/* transmit holding (DLAB=0) */
+#define UART_RBR	0	/* receive buffer (DLAB=0, read) */
 #define UART_DLL	0	/* divisor latch low (DLAB=1) */
 #define UART_IER	1
 #define UART_DLM	1	/* divisor latch high (DLAB=1) */
@@ -22,6 +23,9 @@
 #define LCR_DLAB	0x80
 #define FCR_ENABLE_CLEAR 0x07	/* enable FIFOs, clear both */
 #define MCR_DTR_RTS	0x03
+#define MCR_OUT2	0x08	/* a PC routes the UART's interrupt to its IRQ line only with OUT2 */
+#define IER_RX_DATA	0x01	/* §8.5: interrupt while received data is available */
+#define LSR_DATA_READY	0x01
 #define LSR_THR_EMPTY	0x20	/* §8.4, §8.13: in FIFO mode, the transmit FIFO is empty */
 #define IIR_FIFOS_ON	0xc0	/* §8.6: IIR bits 7:6 read 1 while FCR0 enables the FIFOs */
 #define UART_FIFO_DEPTH	16	/* §1: 16-byte transmit FIFO */
@@ -109,4 +113,30 @@ void serial_write(const char *s, unsigned long len)
 		if (len)
 			cpu_relax();
 	}
+}
+
+/**
+ * serial_rx_enable() - raise the UART's interrupt while received bytes wait
+ *
+ * Reading them all with serial_getc() ends the interrupt; the next byte
+ * raises it again.
+ */
+void serial_rx_enable(void)
+{
+	if (!serial_port)
+		return;
+	pio_out8(serial_port + UART_MCR, MCR_DTR_RTS | MCR_OUT2);
+	pio_out8(serial_port + UART_IER, IER_RX_DATA);
+}
+
+/**
+ * serial_getc() - the next received byte
+ *
+ * Return: the byte, or -1 if none is waiting.
+ */
+int serial_getc(void)
+{
+	if (!serial_port || !(pio_in8(serial_port + UART_LSR) & LSR_DATA_READY))
+		return -1;
+	return pio_in8(serial_port + UART_RBR);
 }

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* serial.h - 16550 UART, polled transmit only: the hypervisor's console. */
+/*
+ * serial.h - 16550 UART, the hypervisor's console: polled transmit, and
+ * receive on the UART's interrupt for the operator's commands.
+ */
 #ifndef SIDECORE_DRIVERS_SERIAL_H
 #define SIDECORE_DRIVERS_SERIAL_H
 
@@ -11,5 +14,7 @@ void serial_init(uint16_t port, uint32_t baud);
 unsigned int serial_tx_room(void);
 unsigned long serial_write_room(const char *s, unsigned long len, unsigned int *room);
 void serial_write(const char *s, unsigned long len);
+void serial_rx_enable(void);
+int serial_getc(void);
 
 #endif

@@ -25,6 +25,7 @@
 #define CONSOLE_RING_SIZE (256 * 1024)	/* a power of two: ~23 s of output at 115200 baud */
 #define CONSOLE_LINE_MAX 512
 #define NO_DRAINER (~0u)
+#define CONSOLE_INPUT_BURST 64	/* bytes read per drain: a flood cannot hold the drainer */
 
 static char ring_buf[CONSOLE_RING_SIZE];
 static struct log_ring ring = LOG_RING_INIT(ring_buf, CONSOLE_RING_SIZE);
@@ -34,6 +35,11 @@ static unsigned int drain_holder = NO_DRAINER;	/* cpu inside drain_lock */
 static unsigned int drainer = NO_DRAINER;
 /* The drainer has been told (IPI) that output waits, and has not seen the ring empty since. */
 static bool drain_requested;
+
+static void (*input_line)(const char *text);
+static bool input_waiting;	/* set by the UART's interrupt, taken by the drainer */
+static char input_buf[CONSOLE_INPUT_MAX];
+static unsigned int input_len;
 
 static void console_drain_lock(void)
 {
@@ -72,12 +78,46 @@ static uint64_t console_sink_room(void *ctx, const char *s, uint64_t len)
  * halt); false when the ring is empty or this core is not the drainer. An
  * empty ring means a later line wakes the drainer with an IPI.
  */
+/* Reads what the operator typed into the line buffer; a line end hands it over. */
+static void console_read_input(void)
+{
+	for (unsigned int n = 0; n < CONSOLE_INPUT_BURST; n++) {
+		int c = serial_getc();
+
+		if (c < 0)
+			return;
+		if (c == '\r' || c == '\n') {
+			input_buf[input_len] = '\0';
+			if (input_len)
+				input_line(input_buf);
+			input_len = 0;
+		} else if (c >= ' ' && c < 0x7f && input_len < CONSOLE_INPUT_MAX - 1) {
+			input_buf[input_len++] = (char)c;
+		}
+	}
+	/* More may wait behind the burst: look again on the next pass. */
+	__atomic_store_n(&input_waiting, true, __ATOMIC_RELAXED);
+}
+
+void console_input_interrupt(void)
+{
+	__atomic_store_n(&input_waiting, true, __ATOMIC_RELAXED);
+}
+
+void console_enable_input(void (*line)(const char *text))
+{
+	input_line = line;
+	serial_rx_enable();
+}
+
 bool console_drain(void)
 {
 	unsigned int room;
 
 	if (__atomic_load_n(&drainer, __ATOMIC_RELAXED) != this_cpu()->cpu)
 		return false;
+	if (input_line && __atomic_exchange_n(&input_waiting, false, __ATOMIC_RELAXED))
+		console_read_input();
 	if (!log_ring_empty(&ring)) {
 		room = serial_tx_room();
 		if (room) {

@@ -34,4 +34,21 @@ void console_set_drainer(unsigned int cpu);
 /* On the drainer, writes what the UART takes now; true while output is left. */
 bool console_drain(void);
 
+#define CONSOLE_INPUT_MAX 80	/* longest command line, terminator included */
+
+/**
+ * console_enable_input() - hand typed lines to a function
+ * @line: called on the drainer, from console_drain(), once per line the
+ *        operator ends with CR or LF; the text has no line end
+ *
+ * Turns on the UART's receive interrupt. Its vector (VECTOR_CONSOLE) only
+ * marks input waiting; the drainer reads it. The caller routes the UART's
+ * IRQ to the drainer (arch/ioapic.h). Unprintable bytes are dropped, and a
+ * line longer than CONSOLE_INPUT_MAX - 1 is cut there.
+ */
+void console_enable_input(void (*line)(const char *text));
+
+/* The handler of VECTOR_CONSOLE. */
+void console_input_interrupt(void);
+
 #endif

@@ -107,6 +107,8 @@ void idt_dispatch(struct trap_frame *f)
 	/* A sidecore samples its profile on its timer (docs/data-path.md). */
 	if (f->vector == VECTOR_TIMER && this_cpu()->timer_tick)
 		this_cpu()->timer_tick(f->rip);
+	if (f->vector == VECTOR_CONSOLE)
+		console_input_interrupt();
 	if (f->vector == VECTOR_SPURIOUS)
 		return;	/* SDM Vol. 3A §11.9: no EOI for a spurious interrupt */
 	/*

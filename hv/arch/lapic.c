@@ -111,6 +111,12 @@ void lapic_eoi(void)
 static void lapic_write_icr(uint32_t apic_id, uint32_t low)
 {
 	if (use_x2apic) {
+		/*
+		 * An x2APIC ICR write is not serializing and may leave before
+		 * earlier stores are visible (SDM Vol. 3A §11.12.3): the ring or
+		 * request the IPI announces must be seen first.
+		 */
+		asm volatile("mfence; lfence" ::: "memory");
 		wrmsr(APIC_X2APIC_MSR_BASE + (APIC_REG_ICR_LOW >> 4),
 		      ((uint64_t)apic_id << 32) | low);
 		return;

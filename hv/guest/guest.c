@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "arch/console.h"
+#include "arch/kick.h"
 #include "arch/lapic.h"
 #include "arch/percpu.h"
 #include "arch/spinlock.h"
@@ -181,6 +182,47 @@ static bool guest_scrub_core(struct vcpu *v)
 	return false;
 }
 
+void guest_request(struct guest *g, enum guest_request req)
+{
+	for (unsigned int i = 0; i < g->vcpu_count; i++) {
+		struct vcpu *v = &g->vcpu[i];
+
+		/* Locked, so the request is visible before the NMI can arrive. */
+		(void)__atomic_exchange_n(&v->request, req, __ATOMIC_SEQ_CST);
+		kick_send(percpu[v->cpu].apic_id);
+	}
+}
+
+/*
+ * A stopped guest's core halts until the operator asks for a restart; a
+ * kick ends each HLT (arch/kick.h), so a request posted between the look
+ * and the HLT is not slept through.
+ */
+static void guest_wait_restart(struct vcpu *v)
+{
+	for (;;) {
+		this_cpu()->kicked = 0;
+		if (__atomic_exchange_n(&v->request, GUEST_REQUEST_NONE, __ATOMIC_ACQUIRE) ==
+		    GUEST_REQUEST_RESTART)
+			return;
+		kick_idle();
+	}
+}
+
+/* What ends this life: the operator's request if there is one, else the config. */
+static enum config_action guest_next_action(struct vcpu *v, enum vcpu_stop stop)
+{
+	switch (__atomic_exchange_n(&v->request, GUEST_REQUEST_NONE, __ATOMIC_ACQUIRE)) {
+	case GUEST_REQUEST_STOP:
+		return CONFIG_ACTION_STOP;
+	case GUEST_REQUEST_RESTART:
+		return CONFIG_ACTION_RESTART;
+	default:
+		return stop == VCPU_STOP_CRASH ? v->guest->config->on_crash :
+						 v->guest->config->on_poweroff;
+	}
+}
+
 /* The vCPU's core: VMX on, host timer ready, then run until the policy says stop. */
 void guest_run_vcpu(struct vcpu *v)
 {
@@ -210,14 +252,16 @@ void guest_run_vcpu(struct vcpu *v)
 		stop = vcpu_run(v);
 		uart_flush(&g->uart);
 
-		g->state = stop == VCPU_STOP_POWEROFF ? GUEST_STOPPED : GUEST_CRASHED;
-		action = stop == VCPU_STOP_POWEROFF ? g->config->on_poweroff : g->config->on_crash;
+		g->state = stop == VCPU_STOP_CRASH ? GUEST_CRASHED : GUEST_STOPPED;
+		action = guest_next_action(v, stop);
 		printk("guest %s: %s (%s)\n", g->name, guest_state_name(g->state), v->stop_reason);
 		guest_print_counters(g);
+		guest_device_reset_all(g);
 		if (action != CONFIG_ACTION_RESTART) {
-			guest_device_reset_all(g);
-			guest_scrub_core(v);
-			return;
+			if (!guest_scrub_core(v))
+				return;
+			printk("guest %s: waiting for a restart\n", g->name);
+			guest_wait_restart(v);
 		}
 		g->restarts++;
 		printk("guest %s: restarting (restart %u)\n", g->name, g->restarts);
@@ -225,7 +269,6 @@ void guest_run_vcpu(struct vcpu *v)
 		v->exits_total = 0;
 		v->exceptions_injected = 0;
 		v->doorbells = 0;
-		guest_device_reset_all(g);
 		if (!guest_load(g)) {
 			g->state = GUEST_CRASHED;
 			return;

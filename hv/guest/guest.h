@@ -44,6 +44,14 @@ enum vcpu_stop {
 	VCPU_STOP_NONE,
 	VCPU_STOP_POWEROFF,
 	VCPU_STOP_CRASH,
+	VCPU_STOP_REQUEST,	/* the operator asked (guest_request()) */
+};
+
+/* What the operator asks of a guest's vCPUs (docs/operator.md). */
+enum guest_request {
+	GUEST_REQUEST_NONE,
+	GUEST_REQUEST_STOP,	/* leave the guest; wait for a restart */
+	GUEST_REQUEST_RESTART,	/* leave or leave the wait, reload, run */
 };
 
 struct guest;
@@ -92,6 +100,7 @@ struct vcpu {
 	uint64_t halted_tsc;		/* TSC ticks spent halted (HLT exits) */
 	enum vcpu_stop stop;
 	char stop_reason[96];
+	enum guest_request request;	/* set by guest_request() from another core */
 };
 
 struct guest {
@@ -167,11 +176,25 @@ bool guest_create(struct guest *guest, unsigned int id, const struct config_gues
  * @v: the vCPU pinned to this core
  *
  * Enables VMX and the host timer on the core, then runs the guest; each
- * time it powers off or crashes, prints its counters and applies the
- * config's on_poweroff or on_crash: a restart resets its devices and
- * reloads it, anything else returns.
+ * time it powers off, crashes or is asked to stop, prints its counters and
+ * applies the request or else the config's on_poweroff or on_crash: a
+ * restart resets its devices and reloads it; a stop resets them, scrubs
+ * the core and waits for a restart request (guest_request()). Returns only
+ * if the guest cannot be loaded again or its core cannot be made clean.
  */
 void guest_run_vcpu(struct vcpu *v);
+
+/**
+ * guest_request() - ask a guest's vCPUs to stop or restart
+ * @g: the guest
+ * @req: GUEST_REQUEST_STOP or GUEST_REQUEST_RESTART
+ *
+ * Posts the request to each vCPU and kicks its core with an NMI, which
+ * reaches a VM exit whatever the guest does with its interrupts. Each vCPU
+ * acts on it before its next VM entry, or, stopped, wakes for a restart.
+ * A later request replaces one not yet taken. Callable from any core.
+ */
+void guest_request(struct guest *g, enum guest_request req);
 
 /**
  * guest_print_counters() - print one "counters:" line per vCPU of a guest

@@ -550,6 +550,10 @@ enum vcpu_stop vcpu_run(struct vcpu *v)
 	while (v->stop == VCPU_STOP_NONE) {
 		/* A kick from here on stops the entry; what it was for is collected next. */
 		*kicked = 0;
+		if (__atomic_load_n(&v->request, __ATOMIC_ACQUIRE) != GUEST_REQUEST_NONE) {
+			vcpu_stop(v, VCPU_STOP_REQUEST, "asked by the operator");
+			break;
+		}
 		vcpu_deliver_interrupts(v);
 		vcpu_arm_preemption_timer(v);
 		entered = vmx_enter(&v->regs, v->launched, (const uint8_t *)kicked);

@@ -173,3 +173,19 @@ void guests_print_counters(unsigned int tag)
 	sidecore_print_counters();
 	printk("counters: end tag %u\n", tag);
 }
+
+struct guest *guests_find(const char *name)
+{
+	for (unsigned int i = 0; i < guest_count; i++)
+		if (!strcmp(guests[i].name, name))
+			return &guests[i];
+	return NULL;
+}
+
+void guests_print_list(void)
+{
+	for (unsigned int i = 0; i < guest_count; i++)
+		printk("guest %s: %s, %u vcpus, %u restarts\n", guests[i].name,
+		       guest_state_name(guests[i].state), guests[i].vcpu_count,
+		       guests[i].restarts);
+}

@@ -7,6 +7,7 @@
 #define SIDECORE_INIT_GUESTS_H
 
 #include "config/config.h"
+#include "guest/guest.h"
 #include "init/bootinfo.h"
 #include "platform/topology.h"
 
@@ -56,5 +57,18 @@ void guests_print_counters(unsigned int tag);
  * starts its own loop afterwards.
  */
 void guests_start(void);
+
+/**
+ * guests_find() - the guest of a name
+ * @name: as in its config section
+ *
+ * Return: the guest, or NULL if none was created with that name.
+ */
+struct guest *guests_find(const char *name);
+
+/**
+ * guests_print_list() - one line per guest: name, state, vCPUs, restarts
+ */
+void guests_print_list(void);
 
 #endif

@@ -21,6 +21,7 @@
 #include "guest/guest.h"
 #include "init/bootinfo.h"
 #include "init/guests.h"
+#include "init/operator.h"
 #include "lib/printf.h"
 #include "mm/page_alloc.h"
 #include "platform/acpi.h"
@@ -324,6 +325,7 @@ void hv_main(uint32_t magic, const void *mbi)
 	guests_print_summary(&topo);
 	printk("boot: done\n");
 	console_set_drainer(bsp_cpu);
+	operator_start(&topo, bsp_cpu);
 	__atomic_store_n(&booted, true, __ATOMIC_RELEASE);
 	guests_start();
 

@@ -24,6 +24,11 @@
 #define MADT_PCAT_COMPAT (1u << 0)		/* dual 8259 PICs present */
 #define MADT_TYPE_LOCAL_APIC 0			/* section 5.2.12.2 */
 #define MADT_LOCAL_APIC_SIZE 8
+#define MADT_TYPE_IOAPIC 1			/* section 5.2.12.3 */
+#define MADT_IOAPIC_SIZE 12
+#define MADT_TYPE_IRQ_OVERRIDE 2		/* section 5.2.12.5 */
+#define MADT_IRQ_OVERRIDE_SIZE 10
+#define MADT_ISA_BUS 0
 #define MADT_TYPE_LAPIC_OVERRIDE 5		/* section 5.2.12.8 */
 #define MADT_LAPIC_OVERRIDE_SIZE 12
 #define MADT_TYPE_LOCAL_X2APIC 9		/* section 5.2.12.12 */
@@ -99,6 +104,10 @@ static uint8_t topology_madt_min_length(uint8_t type)
 	switch (type) {
 	case MADT_TYPE_LOCAL_APIC:
 		return MADT_LOCAL_APIC_SIZE;
+	case MADT_TYPE_IOAPIC:
+		return MADT_IOAPIC_SIZE;
+	case MADT_TYPE_IRQ_OVERRIDE:
+		return MADT_IRQ_OVERRIDE_SIZE;
 	case MADT_TYPE_LAPIC_OVERRIDE:
 		return MADT_LAPIC_OVERRIDE_SIZE;
 	case MADT_TYPE_LOCAL_X2APIC:
@@ -149,6 +158,33 @@ static bool topology_add_cpu(struct topology *topo, uint32_t apic_id,
 	return true;
 }
 
+static void topology_add_ioapic(struct topology *topo, const uint8_t *entry)
+{
+	struct topo_ioapic *io;
+
+	if (topo->ioapic_count == TOPO_MAX_IOAPICS) {
+		log_msg("topology: MADT lists more than %u I/O APICs, the rest ignored",
+			TOPO_MAX_IOAPICS);
+		return;
+	}
+	/* ID at 2, address at 4, GSI base at 8 */
+	io = &topo->ioapic[topo->ioapic_count++];
+	io->id = entry[2];
+	io->address = acpi_read_u32(entry + 4);
+	io->gsi_base = acpi_read_u32(entry + 8);
+}
+
+static void topology_add_irq_override(struct topology *topo, const uint8_t *entry)
+{
+	/* bus at 2, source IRQ at 3, GSI at 4, flags at 8 */
+	if (entry[2] != MADT_ISA_BUS || entry[3] >= TOPO_ISA_IRQS) {
+		log_msg("topology: MADT overrides bus %u IRQ %u, ignored", entry[2], entry[3]);
+		return;
+	}
+	topo->isa_irq[entry[3]].gsi = acpi_read_u32(entry + 4);
+	topo->isa_irq[entry[3]].flags = acpi_read_u16(entry + 8);
+}
+
 static int topology_parse_madt(struct topology *topo, const struct acpi_table *madt)
 {
 	unsigned int dropped = 0;
@@ -180,6 +216,12 @@ static int topology_parse_madt(struct topology *topo, const struct acpi_table *m
 			stored = topology_add_cpu(topo, acpi_read_u32(entry + 4),
 						  acpi_read_u32(entry + 12),
 						  acpi_read_u32(entry + 8), true);
+			break;
+		case MADT_TYPE_IOAPIC:
+			topology_add_ioapic(topo, entry);
+			break;
+		case MADT_TYPE_IRQ_OVERRIDE:
+			topology_add_irq_override(topo, entry);
 			break;
 		case MADT_TYPE_LAPIC_OVERRIDE:
 			/* 64-bit address at 4 */
@@ -501,6 +543,8 @@ int topology_build(struct topology *topo, const struct acpi_tables *tables)
 	const struct acpi_table *madt, *srat, *slit, *mcfg;
 
 	memset(topo, 0, sizeof(*topo));
+	for (unsigned int irq = 0; irq < TOPO_ISA_IRQS; irq++)
+		topo->isa_irq[irq].gsi = irq;	/* ACPI 5.2.12.5: identity unless overridden */
 	madt = acpi_tables_find(tables, "APIC");
 	if (!madt) {
 		log_msg("topology: no MADT (APIC table)");

@@ -22,6 +22,8 @@
 #define TOPO_MAX_MEM_RANGES 64
 #define TOPO_MAX_MCFG 16
 #define TOPO_MAX_LOCALITIES 64
+#define TOPO_MAX_IOAPICS 8
+#define TOPO_ISA_IRQS 16
 
 struct topo_cpu {
 	uint32_t apic_id;
@@ -51,9 +53,25 @@ struct topo_mcfg {
 	uint8_t end_bus;
 };
 
+struct topo_ioapic {
+	uint32_t id;
+	uint32_t address;
+	uint32_t gsi_base;	/* the GSI of its first input */
+};
+
+/* Where an ISA IRQ arrives: the GSI and the MPS INTI polarity/trigger flags. */
+struct topo_isa_irq {
+	uint32_t gsi;
+	uint16_t flags;
+};
+
 struct topology {
 	uint64_t lapic_address;		/* MADT field, or its type 5 override */
 	bool pcat_compat;
+
+	struct topo_ioapic ioapic[TOPO_MAX_IOAPICS];	/* MADT order */
+	unsigned int ioapic_count;
+	struct topo_isa_irq isa_irq[TOPO_ISA_IRQS];	/* identity unless overridden */
 
 	struct topo_cpu cpu[TOPO_MAX_CPUS];
 	unsigned int cpu_count;

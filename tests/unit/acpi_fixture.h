@@ -118,6 +118,30 @@ static inline void fixture_madt_x2apic(struct fixture_table *t, uint32_t uid,
 	fixture_put_u32(t, uid);
 }
 
+/* I/O APIC, section 5.2.12.3. */
+static inline void fixture_madt_ioapic(struct fixture_table *t, uint8_t id, uint32_t address,
+				       uint32_t gsi_base)
+{
+	fixture_put_u8(t, 1);
+	fixture_put_u8(t, 12);
+	fixture_put_u8(t, id);
+	fixture_put_u8(t, 0);
+	fixture_put_u32(t, address);
+	fixture_put_u32(t, gsi_base);
+}
+
+/* Interrupt Source Override, section 5.2.12.5. */
+static inline void fixture_madt_irq_override(struct fixture_table *t, uint8_t bus, uint8_t irq,
+					     uint32_t gsi, uint16_t flags)
+{
+	fixture_put_u8(t, 2);
+	fixture_put_u8(t, 10);
+	fixture_put_u8(t, bus);
+	fixture_put_u8(t, irq);
+	fixture_put_u32(t, gsi);
+	fixture_put_u16(t, flags);
+}
+
 /* Local APIC Address Override, section 5.2.12.8. */
 static inline void fixture_madt_lapic_override(struct fixture_table *t, uint64_t address)
 {

@@ -135,6 +135,31 @@ static void test_madt_lapic_address_override(void **state)
 	assert_int_equal(topo.lapic_address, 0x1234fee00000ull);
 }
 
+static void test_madt_ioapics_and_overrides(void **state)
+{
+	(void)state;
+	fixture_madt_start(&madt, 0xfee00000, 1);
+	fixture_madt_lapic(&madt, 0, 0, 1);
+	fixture_madt_ioapic(&madt, 8, 0xfec00000, 0);
+	fixture_madt_ioapic(&madt, 9, 0xfec01000, 24);
+	fixture_madt_irq_override(&madt, 0, 0, 2, 0);
+	fixture_madt_irq_override(&madt, 0, 9, 9, 0xd);	/* level, active high */
+	fixture_madt_irq_override(&madt, 1, 4, 30, 0);	/* not ISA: ignored */
+	add_table(&madt);
+	assert_int_equal(build_logged(), 0);
+
+	assert_int_equal(topo.ioapic_count, 2);
+	assert_int_equal(topo.ioapic[0].id, 8);
+	assert_int_equal(topo.ioapic[0].address, 0xfec00000);
+	assert_int_equal(topo.ioapic[1].gsi_base, 24);
+	assert_int_equal(topo.isa_irq[0].gsi, 2);
+	assert_int_equal(topo.isa_irq[4].gsi, 4);
+	assert_int_equal(topo.isa_irq[4].flags, 0);
+	assert_int_equal(topo.isa_irq[9].flags, 0xd);
+	assert_int_equal(topo.isa_irq[15].gsi, 15);
+	assert_non_null(strstr(log_text, "bus 1 IRQ 4"));
+}
+
 static void test_madt_too_many_cpus(void **state)
 {
 	unsigned int i;
@@ -694,6 +719,8 @@ static void assert_machine_topology(const struct expected_machine *machine)
 	assert_int_equal(topology_build(&topo, &tables), 0);
 	assert_int_equal(topo.lapic_address, machine->lapic_address);
 	assert_int_equal(topo.pcat_compat, machine->pcat_compat);
+	assert_true(topo.ioapic_count > 0);
+	assert_true(topo.ioapic[0].gsi_base <= topo.isa_irq[4].gsi);
 
 	assert_int_equal(topo.cpu_count, machine->cpu_count);
 	for (i = 0; i < machine->cpu_count; i++) {
@@ -769,6 +796,7 @@ int main(void)
 		cmocka_unit_test_setup(test_madt_x2apic_entries, reset),
 		cmocka_unit_test_setup(test_madt_duplicate_apic_id_ignored, reset),
 		cmocka_unit_test_setup(test_madt_lapic_address_override, reset),
+		cmocka_unit_test_setup(test_madt_ioapics_and_overrides, reset),
 		cmocka_unit_test_setup(test_madt_too_many_cpus, reset),
 		cmocka_unit_test_setup(test_madt_without_enabled_cpu_fails, reset),
 		cmocka_unit_test_setup(test_madt_too_short_fails, reset),
