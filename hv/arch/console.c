@@ -67,17 +67,6 @@ static uint64_t console_sink_room(void *ctx, const char *s, uint64_t len)
 	return serial_write_room(s, len, ctx);
 }
 
-/**
- * console_drain() - move what the UART takes now from the ring to the UART.
- *
- * Does nothing except on the drainer. Never waits on the UART: one pass
- * writes at most the transmit FIFO's depth, so the sidecore poll loop calls
- * this every pass at no real cost.
- *
- * Return: true while output is left for a later pass (the caller must not
- * halt); false when the ring is empty or this core is not the drainer. An
- * empty ring means a later line wakes the drainer with an IPI.
- */
 /* Reads what the operator typed into the line buffer; a line end hands it over. */
 static void console_read_input(void)
 {
@@ -110,6 +99,20 @@ void console_enable_input(void (*line)(const char *text))
 	serial_rx_enable();
 }
 
+/**
+ * console_drain() - move what the UART takes now from the ring to the UART.
+ *
+ * Does nothing except on the drainer. Never waits on the UART: one pass
+ * writes at most the transmit FIFO's depth, so the sidecore poll loop calls
+ * this every pass at no real cost.
+ *
+ * Also reads what the operator typed, a burst at a time (console_enable_input()).
+ *
+ * Return: true while output or typed input is left for a later pass (the
+ * caller must not halt); false when there is none or this core is not the
+ * drainer. An
+ * empty ring means a later line wakes the drainer with an IPI.
+ */
 bool console_drain(void)
 {
 	unsigned int room;
@@ -135,7 +138,7 @@ bool console_drain(void)
 	 * Families"); an appender publishes its line before it tests the flag.
 	 */
 	(void)__atomic_exchange_n(&drain_requested, false, __ATOMIC_SEQ_CST);
-	return !log_ring_empty(&ring);
+	return !log_ring_empty(&ring) || __atomic_load_n(&input_waiting, __ATOMIC_RELAXED);
 }
 
 void console_set_drainer(unsigned int cpu)

@@ -48,7 +48,9 @@ bool console_drain(void);
  */
 void console_enable_input(void (*line)(const char *text));
 
-/* The handler of VECTOR_CONSOLE. */
+/**
+ * console_input_interrupt() - the handler of VECTOR_CONSOLE: marks input waiting
+ */
 void console_input_interrupt(void);
 
 #endif
