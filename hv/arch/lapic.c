@@ -59,14 +59,14 @@ static bool use_tsc_deadline;
 static uint64_t timer_ticks_per_ms;	/* one-shot mode: APIC timer ticks */
 static uintptr_t xapic_base;
 
-static uint32_t lapic_read(uint32_t reg)
+uint32_t lapic_reg_read(uint32_t reg)
 {
 	if (use_x2apic)
 		return (uint32_t)rdmsr(APIC_X2APIC_MSR_BASE + (reg >> 4));
 	return mmio_read32(xapic_base + reg);
 }
 
-static void lapic_write(uint32_t reg, uint32_t v)
+void lapic_reg_write(uint32_t reg, uint32_t v)
 {
 	if (use_x2apic)
 		wrmsr(APIC_X2APIC_MSR_BASE + (reg >> 4), v);
@@ -87,8 +87,8 @@ void lapic_init(void)
 	if (use_x2apic)
 		wrmsr(MSR_IA32_APIC_BASE, base | APIC_BASE_EXTD);
 
-	lapic_write(APIC_REG_TPR, 0);
-	lapic_write(APIC_REG_SVR, SVR_ENABLE | VECTOR_SPURIOUS);
+	lapic_reg_write(APIC_REG_TPR, 0);
+	lapic_reg_write(APIC_REG_SVR, SVR_ENABLE | VECTOR_SPURIOUS);
 }
 
 bool lapic_is_x2apic(void)
@@ -98,14 +98,14 @@ bool lapic_is_x2apic(void)
 
 uint32_t lapic_id(void)
 {
-	uint32_t id = lapic_read(APIC_REG_ID);
+	uint32_t id = lapic_reg_read(APIC_REG_ID);
 
 	return use_x2apic ? id : id >> 24;
 }
 
 void lapic_eoi(void)
 {
-	lapic_write(APIC_REG_EOI, 0);
+	lapic_reg_write(APIC_REG_EOI, 0);
 }
 
 static void lapic_write_icr(uint32_t apic_id, uint32_t low)
@@ -121,9 +121,9 @@ static void lapic_write_icr(uint32_t apic_id, uint32_t low)
 		      ((uint64_t)apic_id << 32) | low);
 		return;
 	}
-	lapic_write(APIC_REG_ICR_HIGH, apic_id << 24);
-	lapic_write(APIC_REG_ICR_LOW, low);
-	while (lapic_read(APIC_REG_ICR_LOW) & ICR_PENDING)
+	lapic_reg_write(APIC_REG_ICR_HIGH, apic_id << 24);
+	lapic_reg_write(APIC_REG_ICR_LOW, low);
+	while (lapic_reg_read(APIC_REG_ICR_LOW) & ICR_PENDING)
 		cpu_relax();
 }
 
@@ -148,29 +148,45 @@ void lapic_send_sipi(uint32_t apic_id, uint8_t page)
 }
 
 /*
+ * The timer's count rate at divide 1, measured once against the TSC with
+ * the timer masked; the first core to ask does it. Leaves the timer
+ * stopped, masked, at divide 1.
+ */
+static void lapic_timer_calibrate(void)
+{
+	const uint32_t start = 0xffffffff;
+
+	if (__atomic_load_n(&timer_ticks_per_ms, __ATOMIC_ACQUIRE))
+		return;
+	lapic_reg_write(APIC_REG_TIMER_DCR, TIMER_DIVIDE_BY_1);
+	lapic_reg_write(APIC_REG_LVT_TIMER, LVT_MASKED | VECTOR_TIMER);
+	lapic_reg_write(APIC_REG_TIMER_ICR, start);
+	tsc_delay_us(CALIBRATE_US);
+	__atomic_store_n(&timer_ticks_per_ms, (start - lapic_reg_read(APIC_REG_TIMER_CCR)) /
+			 (CALIBRATE_US / 1000), __ATOMIC_RELEASE);
+	lapic_reg_write(APIC_REG_TIMER_ICR, 0);
+}
+
+/*
  * TSC-deadline mode where the CPU has it (§11.5.4.1); otherwise one-shot
  * mode, with the timer's rate measured against the TSC (Nehalem).
  */
 void lapic_timer_init(void)
 {
-	uint32_t start;
-
 	use_tsc_deadline = cpuid(1, 0).ecx & CPUID_1_ECX_TSC_DEADLINE;
 	if (use_tsc_deadline) {
-		lapic_write(APIC_REG_LVT_TIMER, LVT_TSC_DEADLINE | VECTOR_TIMER);
+		lapic_reg_write(APIC_REG_LVT_TIMER, LVT_TSC_DEADLINE | VECTOR_TIMER);
 		return;
 	}
-	lapic_write(APIC_REG_TIMER_DCR, TIMER_DIVIDE_BY_1);
-	lapic_write(APIC_REG_LVT_TIMER, LVT_MASKED | VECTOR_TIMER);
-	if (!timer_ticks_per_ms) {
-		start = 0xffffffff;
-		lapic_write(APIC_REG_TIMER_ICR, start);
-		tsc_delay_us(CALIBRATE_US);
-		timer_ticks_per_ms = (start - lapic_read(APIC_REG_TIMER_CCR)) /
-				     (CALIBRATE_US / 1000);
-		lapic_write(APIC_REG_TIMER_ICR, 0);
-	}
-	lapic_write(APIC_REG_LVT_TIMER, VECTOR_TIMER);
+	lapic_timer_calibrate();
+	lapic_reg_write(APIC_REG_TIMER_DCR, TIMER_DIVIDE_BY_1);
+	lapic_reg_write(APIC_REG_LVT_TIMER, VECTOR_TIMER);
+}
+
+uint64_t lapic_timer_khz(void)
+{
+	lapic_timer_calibrate();
+	return timer_ticks_per_ms;
 }
 
 void lapic_timer_arm(uint64_t tsc_deadline)
@@ -184,7 +200,7 @@ void lapic_timer_arm(uint64_t tsc_deadline)
 	now = rdtsc();
 	ticks = tsc_deadline > now ?
 		(tsc_deadline - now) * timer_ticks_per_ms / (tsc_hz() / 1000) : 0;
-	lapic_write(APIC_REG_TIMER_ICR, ticks ? (ticks > 0xffffffffu ? 0xffffffffu : ticks) : 1);
+	lapic_reg_write(APIC_REG_TIMER_ICR, ticks ? (ticks > 0xffffffffu ? 0xffffffffu : ticks) : 1);
 }
 
 void lapic_timer_disarm(void)
@@ -192,14 +208,14 @@ void lapic_timer_disarm(void)
 	if (use_tsc_deadline)
 		wrmsr(MSR_TSC_DEADLINE, 0);
 	else
-		lapic_write(APIC_REG_TIMER_ICR, 0);
+		lapic_reg_write(APIC_REG_TIMER_ICR, 0);
 }
 
 /* Whether any of the eight 32-bit registers from reg on has a bit set. */
 static bool lapic_any_bit(uint32_t reg)
 {
 	for (unsigned int i = 0; i < 8; i++)
-		if (lapic_read(reg + 0x10 * i))
+		if (lapic_reg_read(reg + 0x10 * i))
 			return true;
 	return false;
 }
@@ -211,7 +227,7 @@ static unsigned int lapic_lvts(uint32_t *reg)
 		APIC_REG_LVT_TIMER, APIC_REG_LVT_THERMAL, APIC_REG_LVT_PMC, APIC_REG_LVT_LINT0,
 		APIC_REG_LVT_LINT1, APIC_REG_LVT_ERROR, APIC_REG_LVT_CMCI,
 	};
-	unsigned int n = VERSION_MAX_LVT(lapic_read(APIC_REG_VERSION)) >= 6 ? 7 : 6;
+	unsigned int n = VERSION_MAX_LVT(lapic_reg_read(APIC_REG_VERSION)) >= 6 ? 7 : 6;
 
 	for (unsigned int i = 0; i < n; i++)
 		reg[i] = all[i];
@@ -225,22 +241,22 @@ bool lapic_scrub(void)
 	bool clean = true;
 
 	/* §11.5.4.1: the deadline MSR means something only in TSC-deadline mode. */
-	if ((lapic_read(APIC_REG_LVT_TIMER) & LVT_TIMER_MODE) == LVT_TSC_DEADLINE)
+	if ((lapic_reg_read(APIC_REG_LVT_TIMER) & LVT_TIMER_MODE) == LVT_TSC_DEADLINE)
 		wrmsr(MSR_TSC_DEADLINE, 0);
 	for (unsigned int i = 0; i < lvts; i++)
-		lapic_write(lvt[i], LVT_MASKED);
-	lapic_write(APIC_REG_TIMER_ICR, 0);
-	lapic_write(APIC_REG_TPR, 0);
-	lapic_write(APIC_REG_SVR, SVR_ENABLE | VECTOR_SPURIOUS);
+		lapic_reg_write(lvt[i], LVT_MASKED);
+	lapic_reg_write(APIC_REG_TIMER_ICR, 0);
+	lapic_reg_write(APIC_REG_TPR, 0);
+	lapic_reg_write(APIC_REG_SVR, SVR_ENABLE | VECTOR_SPURIOUS);
 	/* §11.5.3: a write arms the ESR, the next one clears it. */
-	lapic_write(APIC_REG_ESR, 0);
-	lapic_write(APIC_REG_ESR, 0);
+	lapic_reg_write(APIC_REG_ESR, 0);
+	lapic_reg_write(APIC_REG_ESR, 0);
 	for (unsigned int i = 0; i < SCRUB_EOIS && lapic_any_bit(APIC_REG_ISR); i++)
 		lapic_eoi();
 	/* What is still requested is taken here, and idt_dispatch() drops it. */
 	for (unsigned int i = 0; i < SCRUB_EOIS && lapic_any_bit(APIC_REG_IRR); i++)
 		cpu_take_pending_irqs();
 	for (unsigned int i = 0; i < lvts; i++)
-		clean &= (lapic_read(lvt[i]) & LVT_MASKED) != 0;
+		clean &= (lapic_reg_read(lvt[i]) & LVT_MASKED) != 0;
 	return clean && !lapic_any_bit(APIC_REG_ISR) && !lapic_any_bit(APIC_REG_IRR);
 }

@@ -65,6 +65,32 @@ void lapic_send_init(uint32_t apic_id);
 void lapic_send_sipi(uint32_t apic_id, uint8_t page);
 
 /**
+ * lapic_reg_read() - read one of this core's APIC registers
+ * @reg: its xAPIC offset (SDM Vol. 3A Table 11-1); in x2APIC mode the
+ *       MSR 0x800 + @reg / 16 is read instead
+ *
+ * Return: the register's low 32 bits.
+ */
+uint32_t lapic_reg_read(uint32_t reg);
+
+/**
+ * lapic_reg_write() - write one of this core's APIC registers
+ * @reg: its xAPIC offset, as for lapic_reg_read()
+ * @value: the value
+ */
+void lapic_reg_write(uint32_t reg, uint32_t value);
+
+/**
+ * lapic_timer_khz() - the APIC timer's count rate at divide 1
+ *
+ * Measured against the TSC by the first call on any core (tsc_init() must
+ * have run), with that core's timer masked and left stopped at divide 1.
+ *
+ * Return: ticks per millisecond.
+ */
+uint64_t lapic_timer_khz(void);
+
+/**
  * lapic_timer_init() - set up this core's one-shot host timer
  *
  * The timer interrupts on VECTOR_TIMER, to wake a halted vCPU's core or to

@@ -138,7 +138,7 @@ bool guest_create(struct guest *g, unsigned int id, const struct config_guest *c
 		v->index = i;
 		v->cpu = cpus[i];
 		/* The core's own APIC, under the ID the guest reads from it. */
-		v->direct = lapic_is_x2apic();
+		v->direct = true;
 		v->apic_id = v->direct ? percpu[cpus[i]].apic_id : i;
 		v->vpid = __atomic_fetch_add(&next_vpid, 1, __ATOMIC_RELAXED);
 		if (!vcpu_create(v)) {

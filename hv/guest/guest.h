@@ -73,13 +73,17 @@ struct vcpu {
 	uint32_t cpu_controls;		/* GUEST_CPU_*: instructions VMX lets through */
 	bool apicv;			/* APIC-register virtualization + virtual-interrupt delivery */
 	/*
-	 * The vCPU owns its core's local APIC in x2APIC mode: interrupts,
+	 * The vCPU owns its core's local APIC, seen as x2APIC: interrupts,
 	 * timer and HLT stay in the guest (docs/vmx.md, "Direct interrupts").
 	 * apic_id is then the core's, and lvt_shadow holds the LVT entries
-	 * the guest sees but the core never gets.
+	 * the guest sees but the core never gets. On an xAPIC host the timer's
+	 * initial count is the guest's, the core's is scaled by
+	 * timer_core_khz / timer_guest_khz (hv/guest/vcpu_apic.c).
 	 */
 	bool direct;
 	uint32_t lvt_shadow[APIC_DIRECT_SHADOWS];
+	uint32_t timer_initial;
+	uint32_t timer_core_khz, timer_guest_khz;
 	uint64_t ipis_refused;		/* ICR writes refused (apic_direct_ipi()) */
 	uint64_t irqs_sent;		/* vectors sent to the core for the guest */
 

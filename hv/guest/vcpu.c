@@ -113,8 +113,13 @@ static void vcpu_setup_bitmaps(struct vcpu *v)
 	memset((void *)(uintptr_t)v->msr_bitmap, 0xff, PAGE_SIZE);
 	for (unsigned int i = 0; i < sizeof(passthrough) / sizeof(passthrough[0]); i++)
 		vcpu_msr_passthrough(v, passthrough[i]);
-	/* A direct vCPU reaches its own APIC's registers (vmx/apic_direct.c). */
-	for (uint32_t msr = X2APIC_MSR_FIRST; v->direct && msr <= X2APIC_MSR_LAST; msr++) {
+	/*
+	 * A direct vCPU reaches its own APIC's registers (vmx/apic_direct.c)
+	 * where the core's APIC is in x2APIC mode; on an xAPIC core every
+	 * access exits and vcpu_apic_msr() carries it out.
+	 */
+	for (uint32_t msr = X2APIC_MSR_FIRST; v->direct && lapic_is_x2apic() &&
+	     msr <= X2APIC_MSR_LAST; msr++) {
 		if (apic_direct_passes(msr, false))
 			vcpu_msr_pass(v, msr, false);
 		if (apic_direct_passes(msr, true))

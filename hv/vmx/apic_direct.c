@@ -17,6 +17,7 @@
 #define SHORTHAND_SELF		1
 
 #define LVT_WRITABLE		0x1a7ffu	/* bits 0-10, 13, 15, 16 */
+#define LVT_TIMER_WRITABLE	0x300ffu	/* vector, mask, periodic */
 #define SVR_WRITABLE		0x11ffu		/* vector, software enable, bit 12 */
 
 /* The shadowed LVT entries, in shadow-index order. */
@@ -88,10 +89,24 @@ enum apic_direct_action apic_direct_access(uint32_t msr, bool write, uint64_t va
 		return value >> 32 ? APIC_DIRECT_FAULT : APIC_DIRECT_SVR;
 	case X2APIC_ICR:
 		return value & ICR_RESERVED ? APIC_DIRECT_FAULT : APIC_DIRECT_ICR;
+	case X2APIC_EOI:
+	case X2APIC_ESR:
+		return value ? APIC_DIRECT_FAULT : APIC_DIRECT_WRITE;
+	case X2APIC_TPR:
+	case X2APIC_SELF_IPI:
+		return value > 0xff ? APIC_DIRECT_FAULT : APIC_DIRECT_WRITE;
+	case X2APIC_LVT_TIMER:
+	case X2APIC_TIMER_ICR:
+	case X2APIC_TIMER_DCR:
+		return value >> 32 ? APIC_DIRECT_FAULT : APIC_DIRECT_WRITE;
 	default:
-		/* Read-only, or passed through and never intercepted. */
-		return APIC_DIRECT_FAULT;
+		return APIC_DIRECT_FAULT;	/* read-only */
 	}
+}
+
+uint32_t apic_direct_timer_lvt(uint64_t value)
+{
+	return (uint32_t)value & LVT_TIMER_WRITABLE;
 }
 
 uint32_t apic_direct_lvt(uint64_t value)

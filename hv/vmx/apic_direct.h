@@ -50,6 +50,8 @@ enum apic_direct_action {
 	APIC_DIRECT_SVR,	/* write the filtered value to the core's SVR */
 	APIC_DIRECT_ICR,	/* an IPI: judge it with apic_direct_ipi() */
 	APIC_DIRECT_PASS,	/* the core's register, read as it is */
+	APIC_DIRECT_WRITE,	/* a register apic_direct_passes() lets through, written
+				 * for the guest where the MSR bitmap cannot (xAPIC hosts) */
 };
 
 /**
@@ -74,7 +76,8 @@ bool apic_direct_passes(uint32_t msr, bool write);
  * @shadow: set to the shadow index for APIC_DIRECT_SHADOW
  *
  * Writes to read-only or absent registers and writes with reserved bits
- * set fault, as in x2APIC mode on hardware (§11.12.1.2).
+ * set fault, as in x2APIC mode on hardware (§11.12.1.2): a non-zero EOI or
+ * ESR write, TPR or SELF_IPI above 0xff, anything above bit 31.
  *
  * Return: the action.
  */
@@ -89,6 +92,14 @@ enum apic_direct_action apic_direct_access(uint32_t msr, bool write, uint64_t va
  * trigger mode, mask; §11.5.1 Figure 11-8).
  */
 uint32_t apic_direct_lvt(uint64_t value);
+
+/**
+ * apic_direct_timer_lvt() - the guest's LVT timer write as an xAPIC core gets it
+ * @value: what the guest wrote
+ * Return: vector, mask and periodic mode (§11.5.4, Figure 11-8). TSC-deadline
+ * mode is not kept: a core whose APIC is in xAPIC mode here has none.
+ */
+uint32_t apic_direct_timer_lvt(uint64_t value);
 
 /**
  * apic_direct_svr() - the guest's SVR write as the core gets it

@@ -70,6 +70,40 @@ static void test_intercepted(void **state)
 	assert_int_equal(apic_direct_access(X2APIC_ID, false, 0, &shadow), APIC_DIRECT_PASS);
 }
 
+/* What passes on an x2APIC host is written for the guest on an xAPIC one. */
+static void test_written_for_xapic_hosts(void **state)
+{
+	unsigned int shadow = 99;
+
+	(void)state;
+	assert_int_equal(apic_direct_access(X2APIC_EOI, true, 0, &shadow), APIC_DIRECT_WRITE);
+	assert_int_equal(apic_direct_access(X2APIC_EOI, true, 1, &shadow), APIC_DIRECT_FAULT);
+	assert_int_equal(apic_direct_access(X2APIC_ESR, true, 0, &shadow), APIC_DIRECT_WRITE);
+	assert_int_equal(apic_direct_access(X2APIC_ESR, true, 4, &shadow), APIC_DIRECT_FAULT);
+	assert_int_equal(apic_direct_access(X2APIC_TPR, true, 0xff, &shadow), APIC_DIRECT_WRITE);
+	assert_int_equal(apic_direct_access(X2APIC_TPR, true, 0x100, &shadow), APIC_DIRECT_FAULT);
+	assert_int_equal(apic_direct_access(X2APIC_SELF_IPI, true, 0xec, &shadow),
+			 APIC_DIRECT_WRITE);
+	assert_int_equal(apic_direct_access(X2APIC_SELF_IPI, true, 0x1ec, &shadow),
+			 APIC_DIRECT_FAULT);
+	assert_int_equal(apic_direct_access(X2APIC_TIMER_ICR, true, 0xffffffff, &shadow),
+			 APIC_DIRECT_WRITE);
+	assert_int_equal(apic_direct_access(X2APIC_TIMER_ICR, true, 1ull << 32, &shadow),
+			 APIC_DIRECT_FAULT);
+	assert_int_equal(apic_direct_access(X2APIC_LVT_TIMER, true, 0x200ef, &shadow),
+			 APIC_DIRECT_WRITE);
+	assert_int_equal(apic_direct_access(X2APIC_TIMER_DCR, true, 0xb, &shadow),
+			 APIC_DIRECT_WRITE);
+	/* Every write that passes on x2APIC hosts is one of these. */
+	for (uint32_t msr = X2APIC_MSR_FIRST; msr <= X2APIC_MSR_LAST; msr++)
+		if (apic_direct_passes(msr, true))
+			assert_int_equal(apic_direct_access(msr, true, 0, &shadow),
+					 APIC_DIRECT_WRITE);
+	/* The timer keeps vector, mask and periodic mode; TSC-deadline mode is dropped. */
+	assert_int_equal(apic_direct_timer_lvt(0xffffffffull), 0x300ff);
+	assert_int_equal(apic_direct_timer_lvt(0x400ef), 0xef);
+}
+
 static void test_filters(void **state)
 {
 	(void)state;
@@ -111,6 +145,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_passthrough),
 		cmocka_unit_test(test_intercepted),
+		cmocka_unit_test(test_written_for_xapic_hosts),
 		cmocka_unit_test(test_filters),
 		cmocka_unit_test(test_ipi),
 	};
