@@ -185,7 +185,7 @@ struct guest *guests_find(const char *name)
 void guests_print_list(void)
 {
 	for (unsigned int i = 0; i < guest_count; i++)
-		printk("guest %s: %s, %u vcpus, %u restarts\n", guests[i].name,
+		printk("guest %s: %s (vcpus %u, restarts %u)\n", guests[i].name,
 		       guest_state_name(guests[i].state), guests[i].vcpu_count,
 		       guests[i].restarts);
 }

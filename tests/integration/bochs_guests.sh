@@ -12,8 +12,8 @@
 #   badapic   corei7_haswell_4770, 4 CPUs: rogue misuses the x2APIC it owns
 #             (forbidden IPIs at every core, LINT0, leaving x2APIC mode),
 #             then spins with every interrupt held back; alpha and beta's
-#             netperf runs
-#             on, and no other core is touched.
+#             netperf runs on, and no other core is touched. Then the
+#             operator stops rogue at the console, and starts it again.
 # Usage: bochs_guests.sh [SCENARIO...]  (default: all four)
 set -u
 cd "$(dirname "$0")/../.."
@@ -117,9 +117,17 @@ scenario_badinput() {
 
 scenario_badapic() {
 	local log=$out/badapic.log
+	# The operator (docs/operator.md) types a wrong command, stops rogue
+	# while it spins, lists the guests, starts rogue again and lists them.
 	tools/run-bochs --model corei7_haswell_4770 --cpus 4 --mem 1024 --log $log \
-		--until "bench: done" --timeout 1500 build/test-guests-badapic.iso
-	tap_run $? "badapic: beta's netperf runs to the end beside rogue" $log
+		--send "apicabuse: spinning=>frobnicate" \
+		--send "bench: done=>stop rogue" \
+		--send "guest rogue: waiting for a restart=>guests" \
+		--send "guest rogue: stopped (vcpus 1=>start rogue" \
+		--send "guest rogue: restarting (restart 1)=>guests" \
+		--until "bench: done" --until "guest rogue: running (vcpus 1, restarts 1)" \
+		--timeout 1500 build/test-guests-badapic.iso
+	tap_run $? "badapic: beta's netperf runs to the end beside rogue, then the operator stops and starts rogue" $log
 	tap_line $log '\[beta\] bench: TCP_RR 1024 .* result [1-9].*' "badapic: beta's TCP_RR gives a result"
 	tap_line $log '\[rogue\] apicabuse: INIT to apic 0 -> ok' \
 		"badapic: rogue's INIT at the sidecore's core is taken and dropped"
@@ -131,6 +139,13 @@ scenario_badapic() {
 	clean $log | sed -n '/^\[rogue\] apicabuse: spinning/,$p' | grep -q '^\[beta\] bench: TCP_RR'
 	tap_result $? "badapic: beta's netperf runs while rogue spins with its interrupts held back"
 	tap_no_line $log '^guest (alpha|beta): (crashed|restarting)' "badapic: alpha and beta neither crash nor restart"
+	tap_line $log "operator: unknown command 'frobnicate' \\(help lists the commands\\)" \
+		"badapic: the console names a wrong command"
+	tap_line $log 'guest rogue: stopped \(asked by the operator\)' \
+		"badapic: the operator's stop reaches rogue while it holds back every interrupt"
+	tap_line $log 'guest rogue: stopped \(vcpus 1, restarts 0\)' "badapic: guests lists rogue stopped"
+	tap_line $log 'guest alpha: running \(vcpus 1, restarts 0\)' "badapic: alpha runs on after rogue stopped"
+	tap_line $log 'guest rogue: running \(vcpus 1, restarts 1\)' "badapic: start runs rogue again"
 }
 
 scenarios=("$@")
