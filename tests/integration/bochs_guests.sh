@@ -8,7 +8,8 @@
 #             what beta wrote to its RAM is gone in its next life.
 #   badinput  corei5_lynnfield_750 (no unrestricted guest), 2 CPUs: four
 #             broken guest sections are reported by line and key; the good
-#             guest boots and powers off.
+#             guest boots, crashes and is restarted (on_crash = restart), and
+#             its timer keeps time in both lives.
 #   badapic   corei7_haswell_4770, 4 CPUs: rogue misuses the x2APIC it owns
 #             (forbidden IPIs at every core, LINT0, leaving x2APIC mode),
 #             then spins with every interrupt held back; alpha and beta's
@@ -99,8 +100,9 @@ scenario_restart() {
 scenario_badinput() {
 	local log=$out/badinput.log
 	tools/run-bochs --model corei5_lynnfield_750 --cpus 2 --mem 1024 --log $log \
-		--until "guest good: stopped" --timeout 900 build/test-guests-badinput.iso
-	tap_run $? "badinput: the good guest runs to the end" $log
+		--until "guest good: restarting (restart 2)" --timeout 1500 \
+		build/test-guests-badinput.iso
+	tap_run $? "badinput: the good guest runs two lives on the Nehalem model" $log
 	tap_line $log 'vmx: cpu 1 ok ept=1 vpid=1 ug=0 .*' "Nehalem model: no unrestricted guest"
 	tap_line $log "config line 4: key 'kernel': guest 'nokernel': no boot module named 'vmlinuz-missing'" \
 		"missing kernel module reported with line and key"
@@ -110,8 +112,14 @@ scenario_badinput() {
 		"over-committed guest reported with line and key"
 	[ "$(clean $log | grep -c '^config line')" -eq 4 ]
 	tap_result $? "exactly one error per broken section"
-	tap_line $log '\[good\] sidecore-guest: up .*' "the good guest reaches userspace"
-	tap_line $log 'guest good: stopped \(powered off\)' "the good guest powers off cleanly"
+	tap_line $log 'guest good: crashed \(triple fault\)' "the good guest's crash is reported"
+	# Each life's interrupts and timer are its own core's APIC: both lives
+	# reach userspace and sleep 2 s of guest time.
+	[ "$(guest_lines $log good | grep -c '^sidecore-guest: up')" -eq 2 ]
+	tap_result $? "the good guest reaches userspace in both lives"
+	guest_lines $log good | sed -n 's/^platform: sleep2 //p' |
+		awk '{ d = $2 - $1; if (d >= 1.9 && d <= 2.5) n++ } END { exit !(n == 2) }'
+	tap_result $? "the good guest's sleep 2 takes 2 s in both lives"
 	tap_no_line $log '^guest (nokernel|unknownkey|badsize|toobig): running' "no broken guest runs"
 }
 
