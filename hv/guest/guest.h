@@ -94,7 +94,6 @@ struct vcpu {
 	 * the vCPU's core collects before each entry.
 	 */
 	struct pi_desc pi;
-	bool posted_by_cpu;		/* the processor takes posts (§30.6); else kicks (arch/kick.c) */
 	uint64_t posted_kicks;		/* notifications sent to bring the vCPU round */
 	struct vlapic lapic;		/* runs on guest TSC time */
 	uint64_t exits[EXIT_REASON_COUNT];
@@ -268,24 +267,13 @@ enum vcpu_stop vcpu_run(struct vcpu *v);
 void vcpu_stop(struct vcpu *v, enum vcpu_stop why, const char *reason);
 
 /**
- * vcpu_allow_posted_interrupts() - let vCPUs use the CPU's posted interrupts
- * @allow: the config's posted_interrupts key
- *
- * Takes effect at each vcpu_reset(), and only where the core has posted
- * interrupts and virtual-interrupt delivery; otherwise posts are collected
- * by the vCPU's core after a kick.
- */
-void vcpu_allow_posted_interrupts(bool allow);
-
-/**
  * vcpu_post_interrupt() - raise a vector in a vCPU's APIC from any core
  * @v: the vCPU
  * @vector: the vector to raise
  *
  * Sets it in the posted-interrupt descriptor; the first post of a batch
- * also notifies the vCPU's core (the posted-interrupt vector, or a kick)
- * unless notifications are suppressed. The core merges the batch before
- * its next entry.
+ * also kicks the vCPU's core unless notifications are suppressed. The core
+ * merges the batch before its next entry.
  */
 void vcpu_post_interrupt(struct vcpu *v, uint8_t vector);
 

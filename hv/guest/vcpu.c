@@ -41,13 +41,7 @@ int vmx_enter(struct guest_regs *regs, int launched, const uint8_t *kicked);
 extern const char vmx_exit[];
 
 static uint64_t apic_access_page;
-static bool posted_interrupts_allowed;
 static struct spinlock apic_access_lock;
-
-void vcpu_allow_posted_interrupts(bool allow)
-{
-	posted_interrupts_allowed = allow;
-}
 
 uint64_t *vcpu_gpr(struct vcpu *v, unsigned int index)
 {
@@ -209,17 +203,6 @@ static bool vcpu_setup_controls(struct vcpu *v, const struct vmx_caps *caps)
 		return false;
 
 	v->apicv = proc2 & PROC2_VIRTUAL_INTR_DELIVERY;
-	/*
-	 * The processor's posted interrupts (§30.6) need virtual-interrupt
-	 * delivery and acknowledge-on-exit; off unless the config asks, since
-	 * no emulator here implements them (docs/vmx.md).
-	 */
-	if (posted_interrupts_allowed && v->apicv && caps->posted_interrupts) {
-		pin |= PIN_POSTED_INTERRUPTS;
-		v->posted_by_cpu = true;
-		vmcs_write(VMCS_POSTED_INTR_NV, VECTOR_POSTED);
-		vmcs_write(VMCS_POSTED_INTR_DESC, (uintptr_t)&v->pi);
-	}
 	v->pin_controls = pin;
 	v->proc_controls = proc;
 	vmcs_write(VMCS_PIN_CONTROLS, pin);
@@ -402,10 +385,7 @@ void vcpu_post_interrupt(struct vcpu *v, uint8_t vector)
 	/* One notification per batch: ON stays set until the vCPU's core collects. */
 	if (pi_post(&v->pi, vector)) {
 		__atomic_fetch_add(&v->posted_kicks, 1, __ATOMIC_RELAXED);
-		if (v->posted_by_cpu)
-			lapic_send_ipi(percpu[v->cpu].apic_id, VECTOR_POSTED);
-		else
-			kick_send(percpu[v->cpu].apic_id);
+		kick_send(percpu[v->cpu].apic_id);
 	}
 }
 

@@ -245,7 +245,6 @@ static void main_load_config(void)
 	}
 	if (config_parse(&config, (const char *)(uintptr_t)m->start, m->end - m->start) > 0)
 		printk("config: errors above; the rest of the file still applies\n");
-	vcpu_allow_posted_interrupts(config.posted_interrupts);
 	if (config.console_baud != 115200) {
 		printk("console: switching to %u baud\n", config.console_baud);
 		serial_init(SERIAL_COM1, config.console_baud);

@@ -11,7 +11,6 @@
 
 /* 16-bit fields */
 #define VMCS_VPID			0x0000
-#define VMCS_POSTED_INTR_NV		0x0002
 #define VMCS_GUEST_ES_SELECTOR		0x0800
 #define VMCS_GUEST_CS_SELECTOR		0x0802
 #define VMCS_GUEST_SS_SELECTOR		0x0804
@@ -39,7 +38,6 @@
 #define VMCS_TSC_OFFSET			0x2010
 #define VMCS_VIRTUAL_APIC_ADDR		0x2012
 #define VMCS_APIC_ACCESS_ADDR		0x2014
-#define VMCS_POSTED_INTR_DESC		0x2016
 #define VMCS_EPT_POINTER		0x201a
 #define VMCS_EOI_EXIT_BITMAP0		0x201c
 #define VMCS_EOI_EXIT_BITMAP1		0x201e
@@ -144,7 +142,6 @@
 #define PIN_NMI_EXITING			(1u << 3)
 #define PIN_VIRTUAL_NMIS		(1u << 5)
 #define PIN_PREEMPTION_TIMER		(1u << 6)
-#define PIN_POSTED_INTERRUPTS		(1u << 7)
 
 /* Primary processor-based controls (§25.6.2) */
 #define PROC_INTERRUPT_WINDOW_EXITING	(1u << 2)
