@@ -156,11 +156,10 @@ void guest_print_counters(const struct guest *g)
 		char line[768];
 		int len;
 
-		len = snprintf(line, sizeof(line), "counters: guest %s vcpu %u state %s exits %lu irqs %lu faults %lu kicks %lu doorbells %lu halted_tsc %lu",
+		len = snprintf(line, sizeof(line), "counters: guest %s vcpu %u state %s exits %lu irqs %lu faults %lu doorbells %lu",
 			       g->name, i, guest_state_name(g->state), v->exits_total,
 			       v->direct ? v->irqs_sent : v->lapic.raised, v->exceptions_injected,
-			       v->posted_kicks,
-			       v->doorbells, v->halted_tsc);
+			       v->doorbells);
 		for (unsigned int r = 0; r < EXIT_REASON_COUNT && len < (int)sizeof(line); r++)
 			if (v->exits[r])
 				len += snprintf(line + len, sizeof(line) - len, " %s=%lu",

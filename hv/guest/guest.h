@@ -94,13 +94,11 @@ struct vcpu {
 	 * the vCPU's core collects before each entry.
 	 */
 	struct pi_desc pi;
-	uint64_t posted_kicks;		/* notifications sent to bring the vCPU round */
 	struct vlapic lapic;		/* runs on guest TSC time */
 	uint64_t exits[EXIT_REASON_COUNT];
 	uint64_t exits_total;
 	uint64_t exceptions_injected;
 	uint64_t doorbells;		/* virtqueue notifications the guest wrote */
-	uint64_t halted_tsc;		/* TSC ticks spent halted (HLT exits) */
 	enum vcpu_stop stop;
 	char stop_reason[96];
 	enum guest_request request;	/* set by guest_request() from another core */
@@ -203,8 +201,8 @@ void guest_request(struct guest *g, enum guest_request req);
  * guest_print_counters() - print one "counters:" line per vCPU of a guest
  * @guest: the guest
  *
- * Exits, interrupts, injected faults, kicks, doorbells and halted time,
- * then every exit reason seen with its count.
+ * Exits, interrupts, injected faults and doorbells, then every exit reason
+ * seen with its count.
  */
 void guest_print_counters(const struct guest *guest);
 

@@ -383,10 +383,8 @@ void vcpu_post_interrupt(struct vcpu *v, uint8_t vector)
 		return;
 	}
 	/* One notification per batch: ON stays set until the vCPU's core collects. */
-	if (pi_post(&v->pi, vector)) {
-		__atomic_fetch_add(&v->posted_kicks, 1, __ATOMIC_RELAXED);
+	if (pi_post(&v->pi, vector))
 		kick_send(percpu[v->cpu].apic_id);
-	}
 }
 
 bool vcpu_collect_posted(struct vcpu *v)

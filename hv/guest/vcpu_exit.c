@@ -432,8 +432,6 @@ static bool vcpu_handle_apic_write(struct vcpu *v)
  */
 static bool vcpu_handle_hlt(struct vcpu *v)
 {
-	uint64_t start = rdtsc();
-
 	vmx_skip_instruction();
 	if (!(vmcs_read(VMCS_GUEST_RFLAGS) & RFLAGS_IF)) {
 		vcpu_stop(v, VCPU_STOP_POWEROFF, "halted with interrupts disabled");
@@ -451,7 +449,6 @@ static bool vcpu_handle_hlt(struct vcpu *v)
 	lapic_timer_disarm();
 	/* A host timer interrupt must not be pending in the guest (docs/vmx.md, "Kicks"). */
 	cpu_take_pending_irqs();
-	v->halted_tsc += rdtsc() - start;
 	return true;
 }
 
