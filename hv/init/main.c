@@ -202,11 +202,9 @@ static void main_print_vmx(void)
 		if (!v->ok)
 			continue;
 		any = true;
-		printk("vmx: cpu %u ok ept=%d vpid=%d ug=%d preempt=%d apic_access=%d "
-		       "vid=%d posted=%d x2apic_virt=%d ept_1g=%d ept_ad=%d\n", c,
-		       v->ept, v->vpid, v->unrestricted_guest, v->preemption_timer,
-		       v->apic_access, v->virtual_interrupt_delivery,
-		       v->posted_interrupts, v->x2apic_virtualization,
+		printk("vmx: cpu %u ok ept=%d vpid=%d ug=%d x2apic_virt=%d vid=%d ept_1g=%d "
+		       "ept_ad=%d\n", c, v->ept, v->vpid, v->unrestricted_guest,
+		       v->x2apic_virtualization, v->virtual_interrupt_delivery,
 		       v->ept_1g_pages, v->ept_ad_bits);
 	}
 	if (!any)
