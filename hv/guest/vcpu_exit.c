@@ -102,7 +102,7 @@ static bool vcpu_handle_cpuid(struct vcpu *v)
 /* RDMSR of an intercepted MSR; exit_rules_rdmsr() says which and what. */
 static bool vcpu_handle_rdmsr(struct vcpu *v)
 {
-	struct exit_msr_result r = exit_rules_rdmsr((uint32_t)v->regs.rcx, v->index == 0, true);
+	struct exit_msr_result r = exit_rules_rdmsr((uint32_t)v->regs.rcx, v->index == 0);
 	uint64_t value = r.value;
 
 	switch (r.action) {
@@ -132,7 +132,7 @@ static bool vcpu_handle_wrmsr(struct vcpu *v)
 {
 	uint64_t value = (v->regs.rdx << 32) | (uint32_t)v->regs.rax;
 
-	switch (exit_rules_wrmsr((uint32_t)v->regs.rcx, value, true)) {
+	switch (exit_rules_wrmsr((uint32_t)v->regs.rcx, value)) {
 	case EXIT_MSR_X2APIC:
 		if (!vcpu_apic_msr(v, (uint32_t)v->regs.rcx, true, &value)) {
 			vcpu_inject_exception(v, VECTOR_GP, true, 0);
