@@ -160,7 +160,7 @@ static bool vcpu_setup_controls(struct vcpu *v, const struct vmx_caps *caps)
 	vmcs_write(VMCS_PROC_CONTROLS2, proc2);
 	v->cpu_controls = (proc2 & PROC2_RDTSCP ? GUEST_CPU_RDTSCP : 0) |
 			  (proc2 & PROC2_INVPCID ? GUEST_CPU_INVPCID : 0) |
-			  (proc2 & PROC2_XSAVES ? GUEST_CPU_XSAVES : 0) | GUEST_CPU_X2APIC;
+			  (proc2 & PROC2_XSAVES ? GUEST_CPU_XSAVES : 0);
 	vmcs_write(VMCS_EXIT_CONTROLS, exit);
 	vmcs_write(VMCS_ENTRY_CONTROLS, entry);
 	vmcs_write(VMCS_EXCEPTION_BITMAP, 0);
