@@ -7,10 +7,9 @@ line per netperf run; B and A name the hypervisor counter snapshots taken
 before and after it ("counters: begin tag N" ... "counters: end tag N").
 Per run: the netperf figure, VM exits and interrupts per transaction (per
 MB for the stream tests) summed over both guests, doorbell (kick) writes,
-and how busy each core was: the sidecore's share of TSC time in poll passes
-that moved packets, each vCPU's share outside HLT. Then, per run, the
-functions the sidecores' sampled profile found most often, named from the
-hypervisor's ELF symbols.
+and how busy the sidecores were: their share of TSC time in poll passes
+that moved packets. Then, per run, the functions the sidecores' sampled
+profile found most often, named from the hypervisor's ELF symbols.
 """
 import argparse
 import bisect
@@ -21,7 +20,7 @@ import sys
 BENCH = re.compile(r'^\[\w+\] bench: (\S+) (\d+) tags (\d+) (\d+) elapsed ([\d.]+) '
                    r'result ([\d.]+) (\S+)')
 GUEST = re.compile(r'^counters: guest (\S+) vcpu (\d+) state \S+ exits (\d+) irqs (\d+) '
-                   r'faults \d+ kicks (\d+) doorbells (\d+) halted_tsc (\d+)(.*)$')
+                   r'faults \d+ doorbells (\d+)')
 PROFILE_HZ = re.compile(r'^counters: profile sidecore \d+ hz (\d+) ')
 PROFILE = re.compile(r'^counters: profile sidecore (\d+) buckets((?: [0-9a-f]+:\d+)+)$')
 SIDECORE = re.compile(r'^counters: sidecore (\d+) cpu \d+ busy_polls (\d+) idle_polls (\d+) '
@@ -44,11 +43,9 @@ def snapshots(lines):
             continue
         m = GUEST.match(line)
         if m:
-            reasons = dict((k, int(v)) for k, v in re.findall(r' (\w+)=(\d+)', m.group(8)))
             current['guest'][(m.group(1), m.group(2))] = {
                 'exits': int(m.group(3)), 'irqs': int(m.group(4)),
-                'kicks': int(m.group(5)), 'doorbells': int(m.group(6)),
-                'halted': int(m.group(7)), 'reasons': reasons}
+                'doorbells': int(m.group(5))}
         m = SIDECORE.match(line)
         if m:
             current['sidecore'][int(m.group(1))] = int(m.group(4))
@@ -136,12 +133,7 @@ def main():
         cores = len(after['sidecore'])
         busy = sum(after['sidecore'][s] - before['sidecore'][s] for s in after['sidecore'])
         busy = 100.0 * busy / (ticks * cores) if ticks and cores else 0
-        vcpus = ', '.join(
-            f"{g[0]} {100.0 - 100.0 * (after['guest'][g]['halted'] - before['guest'][g]['halted']) / ticks:.0f}%"
-            for g in sorted(after['guest'])) if ticks else '-'
         exits = delta(shots, before, after, 'exits')
-        hlt = sum(after['guest'][g]['reasons'].get('hlt', 0) -
-                  before['guest'][g]['reasons'].get('hlt', 0) for g in after['guest'])
         samples, where, top = profile(before, after, syms)
         if a.csv:
             print(f'{test},{size},{result},{exits / units if units else 0:.3f},'
@@ -149,10 +141,9 @@ def main():
                   f'{delta(shots, before, after, "doorbells")},{busy:.1f},{top or "-"}')
         rows.append((test, size, f'{result:.2f} {unit}',
                      f'{exits / units:.2f} / {per}' if units else '-',
-                     f'{hlt / units:.2f}' if units else '-',
                      f'{delta(shots, before, after, "irqs") / units:.2f}' if units else '-',
                      str(delta(shots, before, after, 'doorbells')),
-                     f'{busy:.1f}%', vcpus))
+                     f'{busy:.1f}%'))
         profiles.append((test, size, str(samples), where or '-'))
     if not rows:
         print('bench: no results in the log', file=sys.stderr)
@@ -166,8 +157,8 @@ def main():
     section = [heading, '',
                f'Command: `{a.command}` (Bochs `cpu: model={a.model}, count={a.cpus}, ips={a.ips}`, '
                '`clock: sync=none`: time is instruction count).', '',
-               '| test | size | netperf | exits | HLT exits | interrupts | doorbells | sidecore busy | vCPUs busy |',
-               '|---|---|---|---|---|---|---|---|---|']
+               '| test | size | netperf | exits | interrupts | doorbells | sidecore busy |',
+               '|---|---|---|---|---|---|---|']
     section += ['| ' + ' | '.join(r) + ' |' for r in rows]
     section += ['', 'Where the sidecore\'s time went: its RIP sampled '
                 f'at {hz} Hz of emulated time (docs/data-path.md, "Profile").', '',

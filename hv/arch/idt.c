@@ -113,10 +113,8 @@ void idt_dispatch(struct trap_frame *f)
 		return;	/* SDM Vol. 3A §11.9: no EOI for a spurious interrupt */
 	/*
 	 * Every other interrupt only wakes or is dropped: a wake-up IPI, the
-	 * host timer, a posted-interrupt notification (the vCPU's core collects
-	 * the descriptor before its next entry), or a guest's interrupt that
-	 * reached its core after the guest left it (docs/vmx.md, "Direct
-	 * interrupts").
+	 * host timer, or a guest's interrupt that reached its core after the
+	 * guest left it (docs/vmx.md, "Direct interrupts").
 	 */
 	if (f->vector >= 32) {
 		lapic_eoi();

@@ -10,7 +10,6 @@
 #define VECTOR_TIMER	0xef	/* host LAPIC timer */
 #define VECTOR_WAKEUP	0xf0	/* IPI that only ends a HLT */
 #define VECTOR_CONSOLE	0xf1	/* the console UART: the operator typed (arch/console.c) */
-#define VECTOR_POSTED	0xf2	/* posted-interrupt notification (docs/vmx.md) */
 #define VECTOR_SPURIOUS	0xff
 
 /* Register state saved by the entry stubs, lowest address first. */

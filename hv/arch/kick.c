@@ -2,15 +2,16 @@
 /*
  * kick.c - NMIs as the wake-up a vCPU's core gets.
  *
- * A vCPU's core collects the interrupts posted for its guest
- * (vmx/posted.c) whenever it is outside the guest, so a kick only has to
- * make it leave the guest or its HLT. A fixed-vector IPI is no good for
- * that under Bochs: it delivers a pending virtual interrupt in the place
- * of the physical one, even while the guest runs with interrupts disabled
- * (docs/vmx.md, "Kicks"). An NMI takes its own path to a VM exit. Outside
- * the guest it marks the core kicked, and one that lands inside a kick
- * window (kick.h) goes on at the window's resume address, so no wake-up is
- * lost between a look at the flag and the HLT or VM entry that follows.
+ * A vCPU's core looks at the operator's request (guest_request()) before
+ * each VM entry and after each HLT of a stopped guest's wait, so a kick
+ * only has to make it leave the guest or that HLT. A fixed-vector IPI is
+ * no good for that: the core's APIC is the guest's and external-interrupt
+ * exiting is off, so the guest would take the vector, or hold it back with
+ * its interrupts disabled or its task priority (docs/vmx.md, "Kicks"). An
+ * NMI always ends in a VM exit (NMI exiting is on). Outside the guest it
+ * marks the core kicked, and one that lands inside a kick window (kick.h)
+ * goes on at the window's resume address, so no wake-up is lost between a
+ * look at the flag and the HLT or VM entry that follows.
  */
 #include "arch/kick.h"
 #include "arch/lapic.h"

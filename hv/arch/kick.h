@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * kick.h - NMIs as the wake-up a vCPU's core gets when interrupts are
- * posted for its guest (docs/vmx.md, "Kicks").
+ * kick.h - NMIs that make a vCPU's core leave its guest or its HLT, for
+ * the operator's stop and restart requests and a stopped guest's wait for
+ * a restart (docs/vmx.md, "Kicks").
  *
  * Code that tests the core's kicked flag and then commits to something a
  * kick must interrupt (HLT, VM entry) declares the stretch in between as a
@@ -37,8 +38,9 @@ struct kick_window {
  * kick_send() - make a core leave its guest or its HLT
  * @apic_id: local APIC ID of the core to kick
  *
- * Sends an NMI, which reaches a VM exit even while the guest runs with
- * interrupts disabled, unlike a fixed-vector IPI under Bochs.
+ * Sends an NMI. With NMI exiting on it ends in a VM exit whatever the
+ * guest does with its interrupts; a fixed-vector IPI would go to the
+ * guest, whose APIC is the core's.
  */
 void kick_send(uint32_t apic_id);
 

@@ -203,14 +203,6 @@ void lapic_timer_arm(uint64_t tsc_deadline)
 	lapic_reg_write(APIC_REG_TIMER_ICR, ticks ? (ticks > 0xffffffffu ? 0xffffffffu : ticks) : 1);
 }
 
-void lapic_timer_disarm(void)
-{
-	if (use_tsc_deadline)
-		wrmsr(MSR_TSC_DEADLINE, 0);
-	else
-		lapic_reg_write(APIC_REG_TIMER_ICR, 0);
-}
-
 /* Whether any of the eight 32-bit registers from reg on has a bit set. */
 static bool lapic_any_bit(uint32_t reg)
 {

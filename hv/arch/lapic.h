@@ -93,8 +93,8 @@ uint64_t lapic_timer_khz(void);
 /**
  * lapic_timer_init() - set up this core's one-shot host timer
  *
- * The timer interrupts on VECTOR_TIMER, to wake a halted vCPU's core or to
- * sample a sidecore's profile. It uses TSC-deadline mode where the CPU has
+ * The timer interrupts on VECTOR_TIMER, to sample a sidecore's profile
+ * (docs/data-path.md, "Profile"). It uses TSC-deadline mode where the CPU has
  * it; otherwise one-shot mode, whose rate the first call measures against
  * the TSC (Nehalem), so tsc_init() must have run.
  */
@@ -107,11 +107,6 @@ void lapic_timer_init(void);
  * Replaces any deadline armed before.
  */
 void lapic_timer_arm(uint64_t tsc_deadline);
-
-/**
- * lapic_timer_disarm() - cancel the deadline lapic_timer_arm() set
- */
-void lapic_timer_disarm(void);
 
 /**
  * lapic_scrub() - leave no trace of a guest that owned this core's APIC

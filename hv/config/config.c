@@ -49,17 +49,6 @@ static const char *config_key_console_baud(struct config *config, const char *va
 	return NULL;
 }
 
-static const char *config_key_posted_interrupts(struct config *config, const char *value)
-{
-	if (!strcmp(value, "on"))
-		config->posted_interrupts = true;
-	else if (!strcmp(value, "off"))
-		config->posted_interrupts = false;
-	else
-		return "expected on or off";
-	return NULL;
-}
-
 static const struct config_global_key {
 	const char *name;
 	const char *(*parse)(struct config *config, const char *value);
@@ -67,8 +56,6 @@ static const struct config_global_key {
 } config_global_keys[] = {
 	{ "sidecores", config_key_sidecores, offsetof(struct config, sidecores_line) },
 	{ "console_baud", config_key_console_baud, offsetof(struct config, console_baud_line) },
-	{ "posted_interrupts", config_key_posted_interrupts,
-	  offsetof(struct config, posted_interrupts_line) },
 };
 
 #define CONFIG_GLOBAL_KEY_COUNT (sizeof(config_global_keys) / sizeof(config_global_keys[0]))

@@ -86,9 +86,6 @@ struct config {
 	unsigned int console_baud;
 	unsigned int console_baud_line;
 
-	bool posted_interrupts;		/* use the CPU's posted interrupts; off by default */
-	unsigned int posted_interrupts_line;
-
 	struct config_guest guest[CONFIG_MAX_GUESTS];	/* file order */
 	unsigned int guest_count;	/* sections read, valid or not */
 };

@@ -44,10 +44,10 @@ static void guest_console_line(void *ctx, const char *line)
 /*
  * Linux keeps the x2APIC that firmware enabled only when it skips I/O APIC
  * setup; without interrupt remapping it would otherwise leave x2APIC mode,
- * which a direct vCPU refuses (docs/vmx.md, "Direct interrupts"). The
- * guest has no I/O APIC anyway.
+ * which the vCPU refuses (docs/vmx.md, "Direct interrupts"). The guest has
+ * no I/O APIC anyway.
  */
-#define GUEST_DIRECT_CMDLINE	" noapic"
+#define GUEST_CMDLINE_APPEND	" noapic"
 
 /*
  * Writes the kernel, initrd, command line and ACPI tables into guest RAM,
@@ -59,7 +59,7 @@ static bool guest_load(struct guest *g)
 	void *ram = (void *)(uintptr_t)g->ram_hpa;
 	uint32_t apic_ids[GUEST_MAX_VCPUS];
 	struct guest_acpi_params acpi = { .vcpu_count = g->vcpu_count, .apic_ids = apic_ids };
-	static char cmdline[GUEST_MAX][CONFIG_CMDLINE_MAX + sizeof(GUEST_DIRECT_CMDLINE)];
+	static char cmdline[GUEST_MAX][CONFIG_CMDLINE_MAX + sizeof(GUEST_CMDLINE_APPEND)];
 	struct linux_boot_request request = {
 		.kernel = g->kernel,
 		.kernel_size = g->kernel_size,
@@ -72,7 +72,7 @@ static bool guest_load(struct guest *g)
 
 	memset(ram, 0, g->ram_size);
 	snprintf(cmdline[g->id], sizeof(cmdline[g->id]), "%s%s", g->config->cmdline,
-		 g->vcpu[0].direct ? GUEST_DIRECT_CMDLINE : "");
+		 GUEST_CMDLINE_APPEND);
 	for (unsigned int i = 0; i < g->vcpu_count; i++)
 		apic_ids[i] = g->vcpu[i].apic_id;
 	if (!guest_acpi_build((uint8_t *)ram + GUEST_ACPI_GPA, GUEST_ACPI_SIZE, GUEST_ACPI_GPA,
@@ -138,8 +138,7 @@ bool guest_create(struct guest *g, unsigned int id, const struct config_guest *c
 		v->index = i;
 		v->cpu = cpus[i];
 		/* The core's own APIC, under the ID the guest reads from it. */
-		v->direct = true;
-		v->apic_id = v->direct ? percpu[cpus[i]].apic_id : i;
+		v->apic_id = percpu[cpus[i]].apic_id;
 		v->vpid = __atomic_fetch_add(&next_vpid, 1, __ATOMIC_RELAXED);
 		if (!vcpu_create(v)) {
 			printk("guest %s: no memory for vCPU %u\n", g->name, i);
@@ -156,11 +155,9 @@ void guest_print_counters(const struct guest *g)
 		char line[768];
 		int len;
 
-		len = snprintf(line, sizeof(line), "counters: guest %s vcpu %u state %s exits %lu irqs %lu faults %lu kicks %lu doorbells %lu halted_tsc %lu",
+		len = snprintf(line, sizeof(line), "counters: guest %s vcpu %u state %s exits %lu irqs %lu faults %lu doorbells %lu",
 			       g->name, i, guest_state_name(g->state), v->exits_total,
-			       v->direct ? v->irqs_sent : v->lapic.raised, v->exceptions_injected,
-			       v->posted_kicks,
-			       v->doorbells, v->halted_tsc);
+			       v->irqs_sent, v->exceptions_injected, v->doorbells);
 		for (unsigned int r = 0; r < EXIT_REASON_COUNT && len < (int)sizeof(line); r++)
 			if (v->exits[r])
 				len += snprintf(line + len, sizeof(line) - len, " %s=%lu",
@@ -170,13 +167,13 @@ void guest_print_counters(const struct guest *g)
 }
 
 /*
- * A direct vCPU's core carries nothing of one guest (or of the host) into
- * the next guest's life: its APIC is scrubbed before every life and after
- * the last (docs/vmx.md, "Direct interrupts").
+ * A vCPU's core carries nothing of one guest (or of the host) into the
+ * next guest's life: its APIC is scrubbed before every life and after the
+ * last (docs/vmx.md, "Direct interrupts").
  */
 static bool guest_scrub_core(struct vcpu *v)
 {
-	if (!v->direct || lapic_scrub())
+	if (lapic_scrub())
 		return true;
 	printk("guest %s: cpu %u: its local APIC does not come clean\n", v->guest->name, v->cpu);
 	return false;
@@ -195,7 +192,7 @@ void guest_request(struct guest *g, enum guest_request req)
 
 /*
  * A stopped guest's core halts until the operator asks for a restart; a
- * kick ends each HLT (arch/kick.h), so a request posted between the look
+ * kick ends each HLT (arch/kick.h), so a request made between the look
  * and the HLT is not slept through.
  */
 static void guest_wait_restart(struct vcpu *v)
@@ -223,7 +220,7 @@ static enum config_action guest_next_action(struct vcpu *v, enum vcpu_stop stop)
 	}
 }
 
-/* The vCPU's core: VMX on, host timer ready, then run until the policy says stop. */
+/* The vCPU's core: VMX on, then run until the policy says stop. */
 void guest_run_vcpu(struct vcpu *v)
 {
 	struct percpu *cpu = this_cpu();
@@ -235,10 +232,6 @@ void guest_run_vcpu(struct vcpu *v)
 		g->state = GUEST_CRASHED;
 		return;
 	}
-	/* A direct vCPU's core takes no interrupt of the host's: it has no host timer. */
-	if (!v->direct)
-		lapic_timer_init();
-
 	for (;;) {
 		enum vcpu_stop stop;
 

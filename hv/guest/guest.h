@@ -15,10 +15,8 @@
 #include "lib/ratelimit.h"
 #include "vdev/pci.h"
 #include "vdev/uart.h"
-#include "vdev/vlapic.h"
 #include "vmx/apic_direct.h"
 #include "vmx/ept.h"
-#include "vmx/posted.h"
 #include "vmx/vmcs.h"
 
 #define GUEST_MAX		LIMIT_GUESTS
@@ -60,7 +58,7 @@ struct vcpu {
 	struct guest *guest;
 	unsigned int index;
 	unsigned int cpu;		/* the physical core it is pinned to */
-	uint32_t apic_id;
+	uint32_t apic_id;		/* its core's, which the guest reads */
 	uint16_t vpid;
 	struct guest_regs regs;
 	bool launched;
@@ -68,40 +66,25 @@ struct vcpu {
 	uint64_t vmcs;			/* host-physical pages, identity-mapped */
 	uint64_t msr_bitmap;
 	uint64_t io_bitmap;		/* two pages: A then B */
-	uint64_t virtual_apic;
-	uint32_t pin_controls, proc_controls;
 	uint32_t cpu_controls;		/* GUEST_CPU_*: instructions VMX lets through */
-	bool apicv;			/* APIC-register virtualization + virtual-interrupt delivery */
 	/*
 	 * The vCPU owns its core's local APIC, seen as x2APIC: interrupts,
 	 * timer and HLT stay in the guest (docs/vmx.md, "Direct interrupts").
-	 * apic_id is then the core's, and lvt_shadow holds the LVT entries
-	 * the guest sees but the core never gets. On an xAPIC host the timer's
-	 * initial count is the guest's, the core's is scaled by
-	 * timer_core_khz / timer_guest_khz (hv/guest/vcpu_apic.c).
+	 * lvt_shadow holds the LVT entries the guest sees but the core never
+	 * gets. On an xAPIC host the timer's initial count is the guest's,
+	 * the core's is scaled by timer_core_khz / timer_guest_khz
+	 * (hv/guest/vcpu_apic.c).
 	 */
-	bool direct;
 	uint32_t lvt_shadow[APIC_DIRECT_SHADOWS];
 	uint32_t timer_initial;
 	uint32_t timer_core_khz, timer_guest_khz;
 	uint64_t ipis_refused;		/* ICR writes refused (apic_direct_ipi()) */
 	uint64_t irqs_sent;		/* vectors sent to the core for the guest */
 
-	uint64_t tsc_offset;		/* guest TSC = host TSC + this (mod 2^64) */
-	/*
-	 * Interrupts other cores raise for this vCPU (the sidecore's MSI-X
-	 * messages), in a posted-interrupt descriptor (SDM Vol. 3C §30.6) that
-	 * the vCPU's core collects before each entry.
-	 */
-	struct pi_desc pi;
-	bool posted_by_cpu;		/* the processor takes posts (§30.6); else kicks (arch/kick.c) */
-	uint64_t posted_kicks;		/* notifications sent to bring the vCPU round */
-	struct vlapic lapic;		/* runs on guest TSC time */
 	uint64_t exits[EXIT_REASON_COUNT];
 	uint64_t exits_total;
 	uint64_t exceptions_injected;
 	uint64_t doorbells;		/* virtqueue notifications the guest wrote */
-	uint64_t halted_tsc;		/* TSC ticks spent halted (HLT exits) */
 	enum vcpu_stop stop;
 	char stop_reason[96];
 	enum guest_request request;	/* set by guest_request() from another core */
@@ -179,7 +162,7 @@ bool guest_create(struct guest *guest, unsigned int id, const struct config_gues
  * guest_run_vcpu() - run a vCPU on the calling core until its guest is done
  * @v: the vCPU pinned to this core
  *
- * Enables VMX and the host timer on the core, then runs the guest; each
+ * Enables VMX on the core, then runs the guest; each
  * time it powers off, crashes or is asked to stop, prints its counters and
  * applies the request or else the config's on_poweroff or on_crash: a
  * restart resets its devices and reloads it; a stop resets them, scrubs
@@ -204,8 +187,8 @@ void guest_request(struct guest *g, enum guest_request req);
  * guest_print_counters() - print one "counters:" line per vCPU of a guest
  * @guest: the guest
  *
- * Exits, interrupts, injected faults, kicks, doorbells and halted time,
- * then every exit reason seen with its count.
+ * Exits, interrupts, injected faults and doorbells, then every exit reason
+ * seen with its count.
  */
 void guest_print_counters(const struct guest *guest);
 
@@ -223,10 +206,10 @@ const char *guest_state_name(enum guest_state state);
  * vcpu_create() - allocate a vCPU's VMX pages
  * @v: the vCPU, with its guest set
  *
- * The VMCS, MSR and I/O bitmaps and the virtual-APIC page come from the
- * guest's node; the APIC-access page, one for all vCPUs, is mapped into the
- * guest's EPT at the local APIC's address. Every MSR but a few the
- * hypervisor does not use, and every I/O port, exit.
+ * The VMCS and the MSR and I/O bitmaps come from the guest's node. Every
+ * MSR exits but a few the hypervisor does not use and, on an x2APIC host,
+ * the x2APIC registers that act only on the vCPU's own core; every I/O
+ * port exits.
  *
  * Return: false if memory ran out.
  */
@@ -238,8 +221,8 @@ bool vcpu_create(struct vcpu *v);
  *
  * Clears and loads the VMCS, then writes controls from this core's VMX
  * capabilities, the host state, and the 64-bit Linux entry state the
- * loader left in the guest's boot fields. Resets the TSC offset, the
- * virtual APIC and the posted-interrupt descriptor.
+ * loader left in the guest's boot fields. Resets the guest's view of its
+ * APIC (vcpu_apic_reset()).
  *
  * Return: false, with the reason printed, if the VMCS cannot be loaded or
  * the CPU lacks a VMX control the hypervisor requires.
@@ -250,10 +233,10 @@ bool vcpu_reset(struct vcpu *v);
  * vcpu_run() - enter the guest and handle its exits until the vCPU stops
  * @v: the vCPU, after vcpu_reset() on this core
  *
- * Before each entry, delivers what its APIC has pending and arms the
- * preemption timer, where the CPU has one, for the guest's timer deadline.
- * A kick that comes after the loop clears the core's kicked flag cancels
- * the entry, and the loop goes round to collect what the kick was for.
+ * Before each entry, re-injects an event whose delivery an exit cut short;
+ * the core's APIC delivers interrupts itself. A kick that comes after the
+ * loop clears the core's kicked flag cancels the entry, and the loop goes
+ * round to look at the operator's request.
  *
  * Return: why it stopped (never VCPU_STOP_NONE); v->stop_reason says more.
  */
@@ -268,50 +251,14 @@ enum vcpu_stop vcpu_run(struct vcpu *v);
 void vcpu_stop(struct vcpu *v, enum vcpu_stop why, const char *reason);
 
 /**
- * vcpu_allow_posted_interrupts() - let vCPUs use the CPU's posted interrupts
- * @allow: the config's posted_interrupts key
- *
- * Takes effect at each vcpu_reset(), and only where the core has posted
- * interrupts and virtual-interrupt delivery; otherwise posts are collected
- * by the vCPU's core after a kick.
- */
-void vcpu_allow_posted_interrupts(bool allow);
-
-/**
- * vcpu_post_interrupt() - raise a vector in a vCPU's APIC from any core
+ * vcpu_send_interrupt() - raise a vector in a vCPU's APIC from any core
  * @v: the vCPU
  * @vector: the vector to raise
  *
- * Sets it in the posted-interrupt descriptor; the first post of a batch
- * also notifies the vCPU's core (the posted-interrupt vector, or a kick)
- * unless notifications are suppressed. The core merges the batch before
- * its next entry.
+ * Sends it as a fixed IPI to the vCPU's core, whose APIC delivers it to
+ * the guest, and counts it.
  */
-void vcpu_post_interrupt(struct vcpu *v, uint8_t vector);
-
-/**
- * vcpu_collect_posted() - move posted vectors into the virtual APIC's IRR
- * @v: the vCPU, on its own core
- *
- * Return: true if anything was posted since the last collection.
- */
-bool vcpu_collect_posted(struct vcpu *v);
-
-/**
- * vcpu_guest_tsc() - the guest's TSC now
- * @v: the vCPU
- *
- * Return: the host TSC plus the vCPU's offset, which writes to IA32_TSC
- * and IA32_TSC_ADJUST move.
- */
-uint64_t vcpu_guest_tsc(const struct vcpu *v);
-
-/**
- * vcpu_set_tsc_offset() - set what is added to the host TSC for the guest
- * @v: the vCPU, whose VMCS is current
- * @offset: guest TSC minus host TSC, modulo 2^64
- */
-void vcpu_set_tsc_offset(struct vcpu *v, uint64_t offset);
+void vcpu_send_interrupt(struct vcpu *v, uint8_t vector);
 
 /**
  * vcpu_inject_exception() - deliver a hardware exception at the next entry
@@ -352,17 +299,17 @@ uint64_t *vcpu_gpr(struct vcpu *v, unsigned int index);
  */
 void vcpu_dump(struct vcpu *v);
 
-/* vcpu_apic.c: a direct vCPU's x2APIC (docs/vmx.md, "Direct interrupts"). */
+/* vcpu_apic.c: the vCPU's x2APIC (docs/vmx.md, "Direct interrupts"). */
 
 /**
- * vcpu_apic_reset() - the guest-visible state of a direct vCPU's APIC at power-on
+ * vcpu_apic_reset() - the guest-visible state of a vCPU's APIC at power-on
  * @v: the vCPU
  */
 void vcpu_apic_reset(struct vcpu *v);
 
 /**
  * vcpu_apic_msr() - an intercepted RDMSR or WRMSR of an x2APIC register
- * @v: the direct vCPU, on its own core
+ * @v: the vCPU, on its own core
  * @msr: the register
  * @write: WRMSR rather than RDMSR
  * @value: the value written, or where the value read goes

@@ -52,16 +52,12 @@ void guest_device_reset_all(struct guest *g)
 
 /*
  * Whether v is a destination of msg: its APIC ID in physical mode (0xff is
- * every one), a bit of its LDR in the flat logical model (SDM Vol. 3A
- * §11.6.2.2, the only one the guest's xAPIC offers). A direct vCPU's guest
- * runs its x2APIC in physical mode (docs/vmx.md, "Direct interrupts"): it
- * has no logical destination.
+ * every one). The guest runs its x2APIC in physical mode (docs/vmx.md,
+ * "Direct interrupts"): a logical destination names no vCPU.
  */
 static bool guest_msi_target(const struct vcpu *v, const struct msi_message *msg)
 {
-	if (msg->logical)
-		return !v->direct && ((v->lapic.page[APIC_LDR / 4] >> 24) & msg->dest) != 0;
-	return msg->dest == MSI_DEST_BROADCAST || v->apic_id == msg->dest;
+	return !msg->logical && (msg->dest == MSI_DEST_BROADCAST || v->apic_id == msg->dest);
 }
 
 const char *guest_msi_send(struct guest *g, uint64_t address, uint32_t data)
@@ -73,7 +69,7 @@ const char *guest_msi_send(struct guest *g, uint64_t address, uint32_t data)
 	for (unsigned int i = 0; !invalid && i < g->vcpu_count; i++) {
 		if (!guest_msi_target(&g->vcpu[i], &msg))
 			continue;
-		vcpu_post_interrupt(&g->vcpu[i], msg.vector);
+		vcpu_send_interrupt(&g->vcpu[i], msg.vector);
 		sent = true;
 		if (msg.lowest_priority || msg.redirection_hint)
 			break;

@@ -1,21 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * vcpu.c - one vCPU: its VMCS (controls derived from the capability MSRs,
- * SDM Vol. 3D appendix A), the 64-bit Linux entry state, interrupt
- * injection and the run loop.
+ * SDM Vol. 3D appendix A), the 64-bit Linux entry state, event injection
+ * and the run loop.
  */
 #include <string.h>
 
 #include "arch/console.h"
 #include "arch/gdt.h"
-#include "arch/idt.h"
-#include "arch/kick.h"
 #include "arch/lapic.h"
 #include "arch/percpu.h"
-#include "arch/tsc.h"
 #include "arch/x86.h"
 #include "boot/boot.h"
-#include "config/guest_layout.h"
 #include "guest/guest.h"
 #include "mm/page_alloc.h"
 #include "vmx/cpuid_filter.h"
@@ -28,7 +24,6 @@
 #define EFER_LMA	(1ull << 10)
 #define CR0_ET		(1ull << 4)
 #define RFLAGS_RESERVED	(1ull << 1)
-#define MISC_PREEMPTION_RATE_MASK 0x1f
 
 /* Segment access rights (§25.4.1): type, S, DPL, P, L/DB, G, unusable. */
 #define AR_CODE64	0xa09b
@@ -39,15 +34,6 @@
 /* 0: a VM exit; 1: VMfail; 2: not entered, the core was kicked. */
 int vmx_enter(struct guest_regs *regs, int launched, const uint8_t *kicked);
 extern const char vmx_exit[];
-
-static uint64_t apic_access_page;
-static bool posted_interrupts_allowed;
-static struct spinlock apic_access_lock;
-
-void vcpu_allow_posted_interrupts(bool allow)
-{
-	posted_interrupts_allowed = allow;
-}
 
 uint64_t *vcpu_gpr(struct vcpu *v, unsigned int index)
 {
@@ -114,60 +100,40 @@ static void vcpu_setup_bitmaps(struct vcpu *v)
 	for (unsigned int i = 0; i < sizeof(passthrough) / sizeof(passthrough[0]); i++)
 		vcpu_msr_passthrough(v, passthrough[i]);
 	/*
-	 * A direct vCPU reaches its own APIC's registers (vmx/apic_direct.c)
-	 * where the core's APIC is in x2APIC mode; on an xAPIC core every
-	 * access exits and vcpu_apic_msr() carries it out.
+	 * The vCPU reaches its own APIC's registers (vmx/apic_direct.c) where
+	 * the core's APIC is in x2APIC mode; on an xAPIC core every access
+	 * exits and vcpu_apic_msr() carries it out.
 	 */
-	for (uint32_t msr = X2APIC_MSR_FIRST; v->direct && lapic_is_x2apic() &&
-	     msr <= X2APIC_MSR_LAST; msr++) {
+	for (uint32_t msr = X2APIC_MSR_FIRST; lapic_is_x2apic() && msr <= X2APIC_MSR_LAST;
+	     msr++) {
 		if (apic_direct_passes(msr, false))
 			vcpu_msr_pass(v, msr, false);
 		if (apic_direct_passes(msr, true))
 			vcpu_msr_pass(v, msr, true);
 	}
-	if (v->direct)
-		vcpu_msr_passthrough(v, MSR_TSC_DEADLINE);
+	vcpu_msr_passthrough(v, MSR_TSC_DEADLINE);
 	memset((void *)(uintptr_t)v->io_bitmap, 0xff, 2 * PAGE_SIZE);
 }
 
 bool vcpu_create(struct vcpu *v)
 {
-	spin_lock(&apic_access_lock);
-	if (!apic_access_page) {
-		apic_access_page = page_alloc_node(0, PAGE_SIZE, PAGE_SIZE);
-		if (apic_access_page)
-			memset((void *)(uintptr_t)apic_access_page, 0, PAGE_SIZE);
-	}
-	spin_unlock(&apic_access_lock);
-	if (!apic_access_page || !vcpu_alloc(v, &v->vmcs, 1) ||
-	    !vcpu_alloc(v, &v->msr_bitmap, 1) || !vcpu_alloc(v, &v->io_bitmap, 2) ||
-	    !vcpu_alloc(v, &v->virtual_apic, 1))
+	if (!vcpu_alloc(v, &v->vmcs, 1) || !vcpu_alloc(v, &v->msr_bitmap, 1) ||
+	    !vcpu_alloc(v, &v->io_bitmap, 2))
 		return false;
 	vcpu_setup_bitmaps(v);
-	/* A direct vCPU's APIC is x2APIC: nothing answers at the xAPIC address. */
-	return v->direct || ept_map_page(&v->guest->ept, GUEST_LAPIC_GPA, apic_access_page);
+	return true;
 }
 
 /*
- * A direct vCPU (docs/vmx.md, "Direct interrupts"): its interrupts arrive
- * through its own IDT and its HLT halts the core, so neither exits; NMIs
- * (the hypervisor's kicks) still do. No virtual APIC, no TSC offset.
+ * The guest owns its core's APIC (docs/vmx.md, "Direct interrupts"): its
+ * interrupts arrive through its own IDT and its HLT halts the core, so
+ * neither exits (external-interrupt and HLT exiting stay off); NMIs, the
+ * hypervisor's kicks, still do.
  */
-static bool vcpu_setup_direct_controls(const struct vmx_caps *caps, uint32_t *pin,
-				       uint32_t *proc)
-{
-	return vcpu_control(caps->pinbased, 0, PIN_NMI_EXITING, "pin-based", pin) &&
-	       vcpu_control(caps->procbased, PROC_MWAIT_EXITING | PROC_RDPMC_EXITING |
-			    PROC_MONITOR_EXITING,
-			    PROC_IO_BITMAPS | PROC_MSR_BITMAPS | PROC_SECONDARY_CONTROLS,
-			    "processor-based", proc);
-}
-
 static bool vcpu_setup_controls(struct vcpu *v, const struct vmx_caps *caps)
 {
 	uint32_t pin, proc, proc2 = 0, exit, entry;
-	uint32_t apic_access = v->direct ? 0 : PROC2_VIRTUALIZE_APIC_ACCESSES;
-	uint32_t want2 = apic_access | PROC2_EPT | PROC2_VPID | PROC2_WBINVD_EXITING;
+	uint32_t want2 = PROC2_EPT | PROC2_VPID | PROC2_WBINVD_EXITING;
 
 	/* Instructions the guest can see in CPUID must not #UD under VMX. */
 	if (cpuid(0x80000001, 0).edx & (1u << 27))
@@ -176,67 +142,25 @@ static bool vcpu_setup_controls(struct vcpu *v, const struct vmx_caps *caps)
 		want2 |= PROC2_INVPCID;
 	if (cpuid(0xd, 1).eax & (1u << 3))
 		want2 |= PROC2_XSAVES;
-	/*
-	 * Where the CPU virtualizes APIC registers and interrupt delivery
-	 * (Haswell), reads, TPR and EOI cost no exit and a pending vector is
-	 * delivered on entry without interrupt-window exits (SDM Vol. 3C §30.2).
-	 */
-	if (!v->direct && caps->virtual_interrupt_delivery &&
-	    (caps->procbased2 & ((uint64_t)PROC2_APIC_REGISTER_VIRT << 32)))
-		want2 |= PROC2_APIC_REGISTER_VIRT | PROC2_VIRTUAL_INTR_DELIVERY;
 
-	if (v->direct) {
-		if (!vcpu_setup_direct_controls(caps, &pin, &proc))
-			return false;
-	} else if (!vcpu_control(caps->pinbased, 0,
-				 PIN_EXTERNAL_INTERRUPT_EXITING | PIN_NMI_EXITING, "pin-based",
-				 &pin) ||
-		   !vcpu_control(caps->procbased, PROC_HLT_EXITING | PROC_MWAIT_EXITING |
-				 PROC_RDPMC_EXITING | PROC_MONITOR_EXITING,
-				 PROC_TPR_SHADOW | PROC_IO_BITMAPS | PROC_MSR_BITMAPS |
-				 PROC_USE_TSC_OFFSETTING | PROC_SECONDARY_CONTROLS,
-				 "processor-based", &proc)) {
-		return false;
-	}
-	if (!vcpu_control(caps->procbased2, want2,
-			  apic_access | PROC2_EPT | PROC2_VPID,
-			  "secondary", &proc2) ||
-	    !vcpu_control(caps->exit_ctls, 0, EXIT_HOST_ADDRESS_SPACE_SIZE | EXIT_ACK_INTERRUPT |
-			  EXIT_SAVE_PAT | EXIT_LOAD_PAT | EXIT_SAVE_EFER | EXIT_LOAD_EFER,
-			  "exit", &exit) ||
+	if (!vcpu_control(caps->pinbased, 0, PIN_NMI_EXITING, "pin-based", &pin) ||
+	    !vcpu_control(caps->procbased, PROC_MWAIT_EXITING | PROC_RDPMC_EXITING |
+			  PROC_MONITOR_EXITING,
+			  PROC_IO_BITMAPS | PROC_MSR_BITMAPS | PROC_SECONDARY_CONTROLS,
+			  "processor-based", &proc) ||
+	    !vcpu_control(caps->procbased2, want2, PROC2_EPT | PROC2_VPID, "secondary", &proc2) ||
+	    !vcpu_control(caps->exit_ctls, 0, EXIT_HOST_ADDRESS_SPACE_SIZE | EXIT_SAVE_PAT |
+			  EXIT_LOAD_PAT | EXIT_SAVE_EFER | EXIT_LOAD_EFER, "exit", &exit) ||
 	    !vcpu_control(caps->entry_ctls, 0, ENTRY_IA32E_MODE_GUEST | ENTRY_LOAD_PAT |
 			  ENTRY_LOAD_EFER, "entry", &entry))
 		return false;
 
-	v->apicv = proc2 & PROC2_VIRTUAL_INTR_DELIVERY;
-	/*
-	 * The processor's posted interrupts (§30.6) need virtual-interrupt
-	 * delivery and acknowledge-on-exit; off unless the config asks, since
-	 * no emulator here implements them (docs/vmx.md).
-	 */
-	if (posted_interrupts_allowed && v->apicv && caps->posted_interrupts) {
-		pin |= PIN_POSTED_INTERRUPTS;
-		v->posted_by_cpu = true;
-		vmcs_write(VMCS_POSTED_INTR_NV, VECTOR_POSTED);
-		vmcs_write(VMCS_POSTED_INTR_DESC, (uintptr_t)&v->pi);
-	}
-	v->pin_controls = pin;
-	v->proc_controls = proc;
 	vmcs_write(VMCS_PIN_CONTROLS, pin);
 	vmcs_write(VMCS_PROC_CONTROLS, proc);
 	vmcs_write(VMCS_PROC_CONTROLS2, proc2);
-	if (v->apicv) {
-		/* Every vector is edge-triggered (MSI, timer, IPIs): no EOI exits. */
-		vmcs_write(VMCS_EOI_EXIT_BITMAP0, 0);
-		vmcs_write(VMCS_EOI_EXIT_BITMAP1, 0);
-		vmcs_write(VMCS_EOI_EXIT_BITMAP2, 0);
-		vmcs_write(VMCS_EOI_EXIT_BITMAP3, 0);
-		vmcs_write(VMCS_GUEST_INTR_STATUS, 0);
-	}
 	v->cpu_controls = (proc2 & PROC2_RDTSCP ? GUEST_CPU_RDTSCP : 0) |
 			  (proc2 & PROC2_INVPCID ? GUEST_CPU_INVPCID : 0) |
-			  (proc2 & PROC2_XSAVES ? GUEST_CPU_XSAVES : 0) |
-			  (v->direct ? GUEST_CPU_X2APIC : 0);
+			  (proc2 & PROC2_XSAVES ? GUEST_CPU_XSAVES : 0);
 	vmcs_write(VMCS_EXIT_CONTROLS, exit);
 	vmcs_write(VMCS_ENTRY_CONTROLS, entry);
 	vmcs_write(VMCS_EXCEPTION_BITMAP, 0);
@@ -248,10 +172,6 @@ static bool vcpu_setup_controls(struct vcpu *v, const struct vmx_caps *caps)
 	vmcs_write(VMCS_IO_BITMAP_A, v->io_bitmap);
 	vmcs_write(VMCS_IO_BITMAP_B, v->io_bitmap + PAGE_SIZE);
 	vmcs_write(VMCS_MSR_BITMAP, v->msr_bitmap);
-	vmcs_write(VMCS_VIRTUAL_APIC_ADDR, v->virtual_apic);
-	vmcs_write(VMCS_APIC_ACCESS_ADDR, apic_access_page);
-	vmcs_write(VMCS_TPR_THRESHOLD, 0);
-	vmcs_write(VMCS_TSC_OFFSET, v->tsc_offset);
 	vmcs_write(VMCS_EPT_POINTER, ept_pointer(&v->guest->ept));
 	vmcs_write(VMCS_VPID, v->vpid);
 	return true;
@@ -351,7 +271,6 @@ static void vcpu_setup_guest_state(struct vcpu *v)
 bool vcpu_reset(struct vcpu *v)
 {
 	const struct vmx_caps *caps = this_cpu()->vmx;
-	uint32_t *vapic = (uint32_t *)(uintptr_t)v->virtual_apic;
 
 	*(uint32_t *)(uintptr_t)v->vmcs = caps->revision;
 	if (!vmcs_clear(v->vmcs) || !vmcs_load(v->vmcs)) {
@@ -359,16 +278,9 @@ bool vcpu_reset(struct vcpu *v)
 		return false;
 	}
 	v->launched = false;
-	v->tsc_offset = 0;
 	v->stop = VCPU_STOP_NONE;
 	v->stop_reason[0] = '\0';
-	if (v->direct) {
-		vcpu_apic_reset(v);
-	} else {
-		pi_desc_init(&v->pi, VECTOR_POSTED, percpu[v->cpu].apic_id, lapic_is_x2apic());
-		vlapic_init(&v->lapic, v->apic_id, vapic, tsc_hz(),
-			    cpuid_filter_crystal_hz(tsc_hz()));
-	}
+	vcpu_apic_reset(v);
 	if (!vcpu_setup_controls(v, caps))
 		return false;
 	vcpu_setup_host_state();
@@ -376,52 +288,15 @@ bool vcpu_reset(struct vcpu *v)
 	return true;
 }
 
-uint64_t vcpu_guest_tsc(const struct vcpu *v)
-{
-	return rdtsc() + v->tsc_offset;
-}
-
-void vcpu_set_tsc_offset(struct vcpu *v, uint64_t offset)
-{
-	v->tsc_offset = offset;
-	vmcs_write(VMCS_TSC_OFFSET, offset);
-}
-
-void vcpu_post_interrupt(struct vcpu *v, uint8_t vector)
+void vcpu_send_interrupt(struct vcpu *v, uint8_t vector)
 {
 	/*
-	 * A direct vCPU's core takes the guest's own vector: delivered by the
+	 * The vCPU's core takes the guest's own vector: delivered by the
 	 * processor in the guest, or held in the APIC while the core is in
 	 * the hypervisor (docs/vmx.md, "Direct interrupts").
 	 */
-	if (v->direct) {
-		__atomic_fetch_add(&v->irqs_sent, 1, __ATOMIC_RELAXED);
-		lapic_send_ipi(percpu[v->cpu].apic_id, vector);
-		return;
-	}
-	/* One notification per batch: ON stays set until the vCPU's core collects. */
-	if (pi_post(&v->pi, vector)) {
-		__atomic_fetch_add(&v->posted_kicks, 1, __ATOMIC_RELAXED);
-		if (v->posted_by_cpu)
-			lapic_send_ipi(percpu[v->cpu].apic_id, VECTOR_POSTED);
-		else
-			kick_send(percpu[v->cpu].apic_id);
-	}
-}
-
-bool vcpu_collect_posted(struct vcpu *v)
-{
-	uint64_t pir[PI_PIR_WORDS];
-
-	if (!pi_collect(&v->pi, pir))
-		return false;
-	for (unsigned int i = 0; i < PI_PIR_WORDS; i++) {
-		while (pir[i]) {
-			vlapic_set_irq(&v->lapic, (uint8_t)(i * 64 + __builtin_ctzll(pir[i])));
-			pir[i] &= pir[i] - 1;
-		}
-	}
-	return true;
+	__atomic_fetch_add(&v->irqs_sent, 1, __ATOMIC_RELAXED);
+	lapic_send_ipi(percpu[v->cpu].apic_id, vector);
 }
 
 void vcpu_stop(struct vcpu *v, enum vcpu_stop why, const char *reason)
@@ -457,93 +332,22 @@ void vcpu_inject_exception(struct vcpu *v, uint8_t vector, bool has_error, uint3
 		vmcs_write(VMCS_ENTRY_EXCEPTION_ERROR, error);
 }
 
-static void vcpu_set_interrupt_window(struct vcpu *v, bool on)
-{
-	uint32_t proc = on ? v->proc_controls | PROC_INTERRUPT_WINDOW_EXITING :
-			     v->proc_controls & ~PROC_INTERRUPT_WINDOW_EXITING;
-
-	if (proc != v->proc_controls) {
-		v->proc_controls = proc;
-		vmcs_write(VMCS_PROC_CONTROLS, proc);
-	}
-}
-
-/*
- * With virtual-interrupt delivery the processor takes vectors from the
- * virtual-APIC page's IRR itself: RVI names the highest requested, SVI the
- * highest in service (§30.1.1), and delivery happens at VM entry or as
- * soon as the guest allows it.
- */
-static void vcpu_update_interrupt_status(struct vcpu *v)
-{
-	int rvi = vlapic_highest_irr(&v->lapic);
-	int svi = vlapic_highest_isr(&v->lapic);
-
-	vmcs_write(VMCS_GUEST_INTR_STATUS, (rvi < 0 ? 0 : rvi) | (svi < 0 ? 0 : svi) << 8);
-}
-
 /*
  * An event that was being delivered when the exit happened must be
- * delivered again (§28.2.4); otherwise inject the APIC's best vector when
- * the guest can take it, or ask for an exit when it can.
+ * delivered again (SDM Vol. 3C §28.2.4), unless an exception is already
+ * queued. Interrupts need nothing else: the core's APIC delivers them.
  */
-static void vcpu_deliver_interrupts(struct vcpu *v)
+static void vcpu_reinject_event(struct vcpu *v)
 {
 	uint32_t idt_info = vmcs_read(VMCS_IDT_VECTORING_INFO);
-	int vector;
 
-	if (vmcs_read(VMCS_ENTRY_INTR_INFO) & INTR_INFO_VALID)
-		return;	/* an exception is already queued */
-	if (v->launched && (idt_info & INTR_INFO_VALID)) {
-		vmcs_write(VMCS_ENTRY_INTR_INFO, idt_info & ~(1u << 12));
-		if (idt_info & INTR_INFO_ERROR_CODE)
-			vmcs_write(VMCS_ENTRY_EXCEPTION_ERROR, vmcs_read(VMCS_IDT_VECTORING_ERROR));
-		vmcs_write(VMCS_ENTRY_INSTRUCTION_LEN, vmcs_read(VMCS_EXIT_INSTRUCTION_LEN));
+	if (!v->launched || !(idt_info & INTR_INFO_VALID) ||
+	    (vmcs_read(VMCS_ENTRY_INTR_INFO) & INTR_INFO_VALID))
 		return;
-	}
-	if (v->direct)
-		return;	/* the core's APIC delivers the rest itself */
-
-	vcpu_collect_posted(v);
-	vlapic_timer_poll(&v->lapic, vcpu_guest_tsc(v));
-	if (v->apicv) {
-		vcpu_update_interrupt_status(v);
-		return;
-	}
-	vector = vlapic_pending(&v->lapic);
-	if (vector < 0) {
-		vcpu_set_interrupt_window(v, false);
-		return;
-	}
-	if ((vmcs_read(VMCS_GUEST_RFLAGS) & RFLAGS_IF) &&
-	    !(vmcs_read(VMCS_GUEST_INTERRUPTIBILITY) &
-	      (INTERRUPTIBILITY_STI | INTERRUPTIBILITY_MOV_SS))) {
-		vlapic_accept(&v->lapic, (uint8_t)vector);
-		vmcs_write(VMCS_ENTRY_INTR_INFO, INTR_INFO_VALID | INTR_TYPE_EXTERNAL | vector);
-		vcpu_set_interrupt_window(v, false);
-	} else {
-		vcpu_set_interrupt_window(v, true);
-	}
-}
-
-/* The preemption timer ends guest execution at the guest's timer deadline. */
-static void vcpu_arm_preemption_timer(struct vcpu *v)
-{
-	const struct vmx_caps *caps = this_cpu()->vmx;
-	uint64_t deadline = v->lapic.timer_deadline, now, ticks;
-	uint32_t pin = v->pin_controls & ~PIN_PREEMPTION_TIMER;
-
-	if (deadline && caps->preemption_timer && !v->direct) {
-		now = vcpu_guest_tsc(v);
-		ticks = deadline > now ? (deadline - now) >>
-			(caps->misc & MISC_PREEMPTION_RATE_MASK) : 0;
-		vmcs_write(VMCS_PREEMPTION_TIMER, ticks > 0xffffffffull ? 0xffffffffull : ticks);
-		pin |= PIN_PREEMPTION_TIMER;
-	}
-	if (pin != v->pin_controls) {
-		v->pin_controls = pin;
-		vmcs_write(VMCS_PIN_CONTROLS, pin);
-	}
+	vmcs_write(VMCS_ENTRY_INTR_INFO, idt_info & ~(1u << 12));
+	if (idt_info & INTR_INFO_ERROR_CODE)
+		vmcs_write(VMCS_ENTRY_EXCEPTION_ERROR, vmcs_read(VMCS_IDT_VECTORING_ERROR));
+	vmcs_write(VMCS_ENTRY_INSTRUCTION_LEN, vmcs_read(VMCS_EXIT_INSTRUCTION_LEN));
 }
 
 enum vcpu_stop vcpu_run(struct vcpu *v)
@@ -559,8 +363,7 @@ enum vcpu_stop vcpu_run(struct vcpu *v)
 			vcpu_stop(v, VCPU_STOP_REQUEST, "asked by the operator");
 			break;
 		}
-		vcpu_deliver_interrupts(v);
-		vcpu_arm_preemption_timer(v);
+		vcpu_reinject_event(v);
 		entered = vmx_enter(&v->regs, v->launched, (const uint8_t *)kicked);
 		if (entered == 2)
 			continue;

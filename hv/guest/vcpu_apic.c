@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * vcpu_apic.c - a direct vCPU's x2APIC (docs/vmx.md, "Direct interrupts"):
+ * vcpu_apic.c - a vCPU's x2APIC (docs/vmx.md, "Direct interrupts"):
  * the core's own APIC, with the MSR bitmap letting through what touches
  * only this core and the exits below judging the rest (vmx/apic_direct.c).
  *

@@ -9,8 +9,6 @@
 #include <string.h>
 
 #include "arch/console.h"
-#include "arch/kick.h"
-#include "arch/lapic.h"
 #include "arch/safe_insn.h"
 #include "arch/tsc.h"
 #include "arch/x86.h"
@@ -34,9 +32,6 @@
 #define CR_ACCESS_TYPE(q)	(((q) >> 4) & 3)
 #define CR_ACCESS_GPR(q)	(((q) >> 8) & 0xf)
 #define EPT_ACCESS_WRITE	(1u << 1)
-#define APIC_ACCESS_OFFSET(q)	((q) & 0xfff)
-#define APIC_ACCESS_TYPE(q)	(((q) >> 12) & 0xf)
-#define APIC_ACCESS_LINEAR_WRITE 1
 
 static bool vcpu_fail(struct vcpu *v, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -107,8 +102,7 @@ static bool vcpu_handle_cpuid(struct vcpu *v)
 /* RDMSR of an intercepted MSR; exit_rules_rdmsr() says which and what. */
 static bool vcpu_handle_rdmsr(struct vcpu *v)
 {
-	struct exit_msr_result r = exit_rules_rdmsr((uint32_t)v->regs.rcx, v->index == 0,
-						     v->direct);
+	struct exit_msr_result r = exit_rules_rdmsr((uint32_t)v->regs.rcx, v->index == 0);
 	uint64_t value = r.value;
 
 	switch (r.action) {
@@ -119,14 +113,7 @@ static bool vcpu_handle_rdmsr(struct vcpu *v)
 		}
 		break;
 	case EXIT_MSR_TSC:
-		value = vcpu_guest_tsc(v);
-		break;
-	case EXIT_MSR_TSC_ADJUST:
-		/* The guest's adjustments are all there is between its TSC and the host's. */
-		value = v->tsc_offset;
-		break;
-	case EXIT_MSR_TSC_DEADLINE:
-		value = vlapic_read_tsc_deadline(&v->lapic);
+		value = rdtsc();	/* the core's: no TSC offset */
 		break;
 	case EXIT_MSR_VALUE:
 		break;
@@ -145,21 +132,12 @@ static bool vcpu_handle_wrmsr(struct vcpu *v)
 {
 	uint64_t value = (v->regs.rdx << 32) | (uint32_t)v->regs.rax;
 
-	switch (exit_rules_wrmsr((uint32_t)v->regs.rcx, value, v->direct)) {
+	switch (exit_rules_wrmsr((uint32_t)v->regs.rcx, value)) {
 	case EXIT_MSR_X2APIC:
 		if (!vcpu_apic_msr(v, (uint32_t)v->regs.rcx, true, &value)) {
 			vcpu_inject_exception(v, VECTOR_GP, true, 0);
 			return true;
 		}
-		break;
-	case EXIT_MSR_TSC:
-		vcpu_set_tsc_offset(v, value - rdtsc());
-		break;
-	case EXIT_MSR_TSC_ADJUST:
-		vcpu_set_tsc_offset(v, value);
-		break;
-	case EXIT_MSR_TSC_DEADLINE:
-		vlapic_write_tsc_deadline(&v->lapic, value);
 		break;
 	case EXIT_MSR_IGNORE:
 		break;
@@ -335,11 +313,6 @@ static void vcpu_mmio_load(struct vcpu *v, const struct decode_insn *insn, uint6
 		vmcs_write(VMCS_GUEST_RSP, v->regs.rsp);
 }
 
-static uint32_t vcpu_mmio_mask(unsigned int size)
-{
-	return size >= 4 ? 0xffffffffu : (1u << (8 * size)) - 1;
-}
-
 /* A BAR of an emulated PCI function: whichever registered device claims it. */
 static bool vcpu_emulate_bar(struct vcpu *v, uint64_t gpa, const struct decode_insn *insn)
 {
@@ -385,76 +358,6 @@ static bool vcpu_handle_ept_violation(struct vcpu *v)
 	return true;
 }
 
-/* A register write to the virtual APIC, from either exit that carries one. */
-static void vcpu_apic_write(struct vcpu *v, uint32_t offset, uint32_t value)
-{
-	struct vlapic_ipi ipi = vlapic_write(&v->lapic, offset, value, vcpu_guest_tsc(v));
-
-	if (ipi.valid)
-		guest_log(v->guest, "IPI %#x to apic %u dropped: single-vCPU guest\n",
-			  ipi.icr_low, ipi.destination);
-}
-
-/* Without APIC-register virtualization every xAPIC access exits (§30.4.1). */
-static bool vcpu_handle_apic_access(struct vcpu *v)
-{
-	uint64_t q = vmcs_read(VMCS_EXIT_QUALIFICATION);
-	uint32_t offset = APIC_ACCESS_OFFSET(q);
-	struct decode_insn insn;
-
-	if (APIC_ACCESS_TYPE(q) > APIC_ACCESS_LINEAR_WRITE)
-		return vcpu_fail(v, "APIC access of type %lu", APIC_ACCESS_TYPE(q));
-	if (!vcpu_decode_mmio(v, GUEST_LAPIC_GPA + offset, &insn))
-		return false;
-	if (insn.write) {
-		vcpu_apic_write(v, offset & ~0xfu,
-				(uint32_t)decode_write_value(&insn, (uint64_t *)&v->regs));
-	} else {
-		vcpu_mmio_load(v, &insn, vlapic_read(&v->lapic, offset & ~0xfu, vcpu_guest_tsc(v)) &
-				     vcpu_mmio_mask(insn.size));
-	}
-	vmcs_write(VMCS_GUEST_RIP, vmcs_read(VMCS_GUEST_RIP) + insn.length);
-	return true;
-}
-
-/* Trap-like: the write is already in the virtual-APIC page (§30.4.3.3). */
-static bool vcpu_handle_apic_write(struct vcpu *v)
-{
-	uint32_t offset = APIC_ACCESS_OFFSET(vmcs_read(VMCS_EXIT_QUALIFICATION)) & ~0xfu;
-
-	vcpu_apic_write(v, offset, v->lapic.page[offset / 4]);
-	return true;
-}
-
-/*
- * HLT: the core sleeps until the guest's APIC has something to deliver,
- * woken by the host LAPIC timer at the guest's deadline or by an IPI.
- */
-static bool vcpu_handle_hlt(struct vcpu *v)
-{
-	uint64_t start = rdtsc();
-
-	vmx_skip_instruction();
-	if (!(vmcs_read(VMCS_GUEST_RFLAGS) & RFLAGS_IF)) {
-		vcpu_stop(v, VCPU_STOP_POWEROFF, "halted with interrupts disabled");
-		return false;
-	}
-	for (;;) {
-		vcpu_collect_posted(v);
-		vlapic_timer_poll(&v->lapic, vcpu_guest_tsc(v));
-		if (vlapic_pending(&v->lapic) >= 0 || v->stop != VCPU_STOP_NONE)
-			break;
-		if (v->lapic.timer_deadline)
-			lapic_timer_arm(v->lapic.timer_deadline - v->tsc_offset);
-		kick_idle();
-	}
-	lapic_timer_disarm();
-	/* A host timer interrupt must not be pending in the guest (docs/vmx.md, "Kicks"). */
-	cpu_take_pending_irqs();
-	v->halted_tsc += rdtsc() - start;
-	return true;
-}
-
 /*
  * XSETBV runs in VMX root operation with the guest's value, so it is judged
  * first against the guest's CPUID leaf 0DH and the XCR0 rules
@@ -496,22 +399,12 @@ static bool vcpu_handle_kick(void)
 bool vcpu_handle_exit(struct vcpu *v, uint32_t reason)
 {
 	switch (reason) {
-	case EXIT_REASON_EXTERNAL_INTERRUPT:
-		/* Acknowledged on exit: the host's own timer or wake-up IPI. */
-		lapic_eoi();
-		return true;
-	case EXIT_REASON_INTERRUPT_WINDOW:
-	case EXIT_REASON_PREEMPTION_TIMER:
-	case EXIT_REASON_TPR_BELOW_THRESHOLD:
-		return true;	/* the run loop delivers what is pending */
 	case EXIT_REASON_EXCEPTION_NMI:
 		return vcpu_handle_kick();
 	case EXIT_REASON_TRIPLE_FAULT:
 		return vcpu_fail(v, "triple fault");
 	case EXIT_REASON_CPUID:
 		return vcpu_handle_cpuid(v);
-	case EXIT_REASON_HLT:
-		return vcpu_handle_hlt(v);
 	case EXIT_REASON_INVD:
 	case EXIT_REASON_WBINVD:
 		/* Guest RAM is write-back and coherent: nothing to flush for it. */
@@ -525,10 +418,6 @@ bool vcpu_handle_exit(struct vcpu *v, uint32_t reason)
 		return vcpu_handle_rdmsr(v);
 	case EXIT_REASON_WRMSR:
 		return vcpu_handle_wrmsr(v);
-	case EXIT_REASON_APIC_ACCESS:
-		return vcpu_handle_apic_access(v);
-	case EXIT_REASON_APIC_WRITE:
-		return vcpu_handle_apic_write(v);
 	case EXIT_REASON_EPT_VIOLATION:
 		return vcpu_handle_ept_violation(v);
 	case EXIT_REASON_XSETBV:

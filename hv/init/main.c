@@ -202,11 +202,9 @@ static void main_print_vmx(void)
 		if (!v->ok)
 			continue;
 		any = true;
-		printk("vmx: cpu %u ok ept=%d vpid=%d ug=%d preempt=%d apic_access=%d "
-		       "vid=%d posted=%d x2apic_virt=%d ept_1g=%d ept_ad=%d\n", c,
-		       v->ept, v->vpid, v->unrestricted_guest, v->preemption_timer,
-		       v->apic_access, v->virtual_interrupt_delivery,
-		       v->posted_interrupts, v->x2apic_virtualization,
+		printk("vmx: cpu %u ok ept=%d vpid=%d ug=%d x2apic_virt=%d vid=%d ept_1g=%d "
+		       "ept_ad=%d\n", c, v->ept, v->vpid, v->unrestricted_guest,
+		       v->x2apic_virtualization, v->virtual_interrupt_delivery,
 		       v->ept_1g_pages, v->ept_ad_bits);
 	}
 	if (!any)
@@ -245,7 +243,6 @@ static void main_load_config(void)
 	}
 	if (config_parse(&config, (const char *)(uintptr_t)m->start, m->end - m->start) > 0)
 		printk("config: errors above; the rest of the file still applies\n");
-	vcpu_allow_posted_interrupts(config.posted_interrupts);
 	if (config.console_baud != 115200) {
 		printk("console: switching to %u baud\n", config.console_baud);
 		serial_init(SERIAL_COM1, config.console_baud);

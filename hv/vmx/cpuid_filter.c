@@ -36,14 +36,14 @@
 #define CPUID1_ECX_SSE4_2	BIT(20)
 #define CPUID1_ECX_MOVBE	BIT(22)
 #define CPUID1_ECX_POPCNT	BIT(23)
+#define CPUID1_ECX_TSC_DEADLINE	BIT(24)	/* the core's own APIC timer has it */
 #define CPUID1_ECX_AES		BIT(25)
 #define CPUID1_ECX_XSAVE	BIT(26)
 #define CPUID1_ECX_AVX		BIT(28)
 #define CPUID1_ECX_F16C		BIT(29)
 #define CPUID1_ECX_RDRAND	BIT(30)
 /* Leaf 1 ECX: set by the hypervisor. */
-#define CPUID1_ECX_X2APIC	BIT(21)	/* a direct vCPU's own x2APIC */
-#define CPUID1_ECX_TSC_DEADLINE	BIT(24)	/* the virtual LAPIC has IA32_TSC_DEADLINE */
+#define CPUID1_ECX_X2APIC	BIT(21)	/* the core's own APIC, seen as x2APIC */
 #define CPUID1_ECX_OSXSAVE	BIT(27)	/* mirrors the guest's CR4.OSXSAVE */
 #define CPUID1_ECX_HYPERVISOR	BIT(31)	/* reserved for hypervisors: "not bare metal" */
 /*
@@ -57,14 +57,12 @@
  * 11 SDBG: IA32_DEBUG_INTERFACE is not emulated.
  * 15 PDCM: IA32_PERF_CAPABILITIES; there is no guest PMU (leaf 0AH is zero).
  * 18 DCA: the platform's DCA MSR and leaf 9 belong to the host.
- * 21 x2APIC: shown only to a vCPU that owns its core's x2APIC
- *    (GUEST_CPU_X2APIC); the others use the virtual xAPIC page.
  */
 #define CPUID1_ECX_KEEP	(CPUID1_ECX_SSE3 | CPUID1_ECX_PCLMULQDQ | CPUID1_ECX_SSSE3 | \
 			 CPUID1_ECX_FMA | CPUID1_ECX_CMPXCHG16B | CPUID1_ECX_PCID | \
 			 CPUID1_ECX_SSE4_1 | CPUID1_ECX_SSE4_2 | CPUID1_ECX_MOVBE | \
-			 CPUID1_ECX_POPCNT | CPUID1_ECX_AES | CPUID1_ECX_XSAVE | \
-			 CPUID1_ECX_AVX | CPUID1_ECX_F16C | CPUID1_ECX_RDRAND)
+			 CPUID1_ECX_POPCNT | CPUID1_ECX_TSC_DEADLINE | CPUID1_ECX_AES | \
+			 CPUID1_ECX_XSAVE | CPUID1_ECX_AVX | CPUID1_ECX_F16C | CPUID1_ECX_RDRAND)
 
 /* Leaf 1 EDX: kept as the host has them. */
 #define CPUID1_EDX_FPU		BIT(0)
@@ -75,7 +73,7 @@
 #define CPUID1_EDX_MSR		BIT(5)
 #define CPUID1_EDX_PAE		BIT(6)
 #define CPUID1_EDX_CX8		BIT(8)
-#define CPUID1_EDX_APIC		BIT(9)	/* the virtual xAPIC */
+#define CPUID1_EDX_APIC		BIT(9)	/* the core's own local APIC */
 #define CPUID1_EDX_SEP		BIT(11)
 #define CPUID1_EDX_PGE		BIT(13)
 #define CPUID1_EDX_CMOV		BIT(15)
@@ -344,15 +342,10 @@ static struct cpuid_filter_regs leaf_features(const struct guest_cpu_model *mode
 		.ebx = (host->ebx & CPUID1_EBX_HOST_MASK) |
 		       (min_u32(count, 0xff) << CPUID1_EBX_COUNT_SHIFT) |
 		       ((model->apic_id & 0xff) << CPUID1_EBX_APIC_SHIFT),
-		.ecx = (host->ecx & CPUID1_ECX_KEEP) | CPUID1_ECX_HYPERVISOR,
+		.ecx = (host->ecx & CPUID1_ECX_KEEP) | CPUID1_ECX_X2APIC | CPUID1_ECX_HYPERVISOR,
 		.edx = host->edx & CPUID1_EDX_KEEP,
 	};
 
-	/* The core's own timer has a TSC deadline only where the host's does. */
-	if (model->controls & GUEST_CPU_X2APIC)
-		out.ecx |= CPUID1_ECX_X2APIC | (host->ecx & CPUID1_ECX_TSC_DEADLINE);
-	else
-		out.ecx |= CPUID1_ECX_TSC_DEADLINE;
 	if ((out.ecx & CPUID1_ECX_XSAVE) && (guest_cr4 & CR4_OSXSAVE))
 		out.ecx |= CPUID1_ECX_OSXSAVE;
 	if (count > 1)
@@ -404,8 +397,8 @@ static struct cpuid_filter_regs leaf_extended_features(const struct guest_cpu_mo
 
 /*
  * Leaf 0BH: one thread per core, vcpu_count cores in one package. The
- * x2APIC ID in EDX is the APIC ID even though x2APIC itself is hidden: it is
- * what Linux takes as the initial APIC ID.
+ * x2APIC ID in EDX is the vCPU's APIC ID, which Linux takes as its initial
+ * APIC ID.
  */
 static struct cpuid_filter_regs leaf_topology(const struct guest_cpu_model *model,
 					      uint32_t subleaf)
@@ -491,8 +484,8 @@ static struct cpuid_filter_regs leaf_xsave(const struct guest_cpu_model *model,
  * arithmetic. A 1 MHz crystal with EBX/EAX = tsc_khz/1000 gives the exact
  * kHz value with the product below 2^32 for any TSC under 4.29 GHz; a faster
  * TSC gets a proportionally slower crystal. Linux also assumes the LAPIC
- * timer counts at this rate (lapic_timer_period), so the virtual LAPIC timer
- * should use it.
+ * timer counts at this rate (lapic_timer_period), so on an xAPIC host the
+ * guest's timer counts are scaled from it to the core's (docs/vmx.md).
  *
  * Return: the crystal frequency in Hz, a multiple of 1000; 0 when @tsc_hz is
  * below 1 kHz or its kHz value does not fit 32 bits.

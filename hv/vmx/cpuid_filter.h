@@ -28,8 +28,6 @@ struct cpuid_filter_regs {
 #define GUEST_CPU_RDTSCP	(1u << 0)	/* "enable RDTSCP": RDTSCP, RDPID, TSC_AUX */
 #define GUEST_CPU_INVPCID	(1u << 1)	/* "enable INVPCID" */
 #define GUEST_CPU_XSAVES	(1u << 2)	/* "enable XSAVES/XRSTORS" */
-/* Not an instruction: the vCPU owns its core's x2APIC (docs/vmx.md, "Direct interrupts"). */
-#define GUEST_CPU_X2APIC	(1u << 3)
 
 /*
  * What one vCPU's CPUID describes. APIC IDs are expected to run 0 to

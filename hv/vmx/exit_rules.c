@@ -26,7 +26,6 @@
 #define MSR_IA32_TSC_ADJUST	0x03b
 #define MSR_IA32_BIOS_SIGN_ID	0x08b	/* microcode revision */
 #define MSR_IA32_MISC_ENABLE	0x1a0
-#define MSR_IA32_TSC_DEADLINE	0x6e0
 
 /* IA32_APIC_BASE (SDM Vol. 3A §11.4.4): BSP flag, x2APIC enable, global enable. */
 #define APIC_BASE_BSP		(1ull << 8)
@@ -250,35 +249,35 @@ struct exit_cr_result exit_rules_cr4_write(uint64_t value, uint64_t allowed,
 /**
  * exit_rules_apic_base() - IA32_APIC_BASE as the guest reads it
  * @bsp: the vCPU is the guest's bootstrap processor
- * @direct: the vCPU owns its core's APIC, in x2APIC mode
  *
- * Return: the APIC's address, enabled, in xAPIC mode, or in x2APIC mode
- * for a direct vCPU, as firmware that enabled x2APIC leaves it.
+ * The vCPU owns its core's APIC, seen as x2APIC (docs/vmx.md, "Direct
+ * interrupts").
+ *
+ * Return: the APIC's address, enabled, in x2APIC mode, as firmware that
+ * enabled x2APIC leaves it.
  */
-uint64_t exit_rules_apic_base(bool bsp, bool direct)
+uint64_t exit_rules_apic_base(bool bsp)
 {
-	return GUEST_LAPIC_GPA | APIC_BASE_ENABLE | (direct ? APIC_BASE_EXTD : 0) |
-	       (bsp ? APIC_BASE_BSP : 0);
+	return GUEST_LAPIC_GPA | APIC_BASE_ENABLE | APIC_BASE_EXTD | (bsp ? APIC_BASE_BSP : 0);
 }
 
 /**
  * exit_rules_rdmsr() - what RDMSR of an intercepted MSR returns
  * @msr: ECX
  * @bsp: the vCPU is the guest's bootstrap processor
- * @direct: the vCPU owns its core's APIC (docs/vmx.md, "Direct interrupts")
  *
- * The MSRs a stock kernel reads without a fault handler, and the APIC
- * timer; any other MSR is absent, and RDMSR of an absent MSR raises #GP.
- * A direct vCPU's TSC is the core's (its deadline is the core's deadline),
- * and the x2APIC registers that exit are its own APIC's.
+ * The MSRs a stock kernel reads without a fault handler; any other MSR is
+ * absent, and RDMSR of an absent MSR raises #GP. The x2APIC registers that
+ * exit are the vCPU's own APIC's (docs/vmx.md, "Direct interrupts"). The
+ * guest's TSC is the core's, so IA32_TSC_ADJUST reads 0.
  *
  * Return: the action, and the value for EXIT_MSR_VALUE.
  */
-struct exit_msr_result exit_rules_rdmsr(uint32_t msr, bool bsp, bool direct)
+struct exit_msr_result exit_rules_rdmsr(uint32_t msr, bool bsp)
 {
 	struct exit_msr_result r = { EXIT_MSR_VALUE, 0 };
 
-	if (direct && msr >= X2APIC_MSR_FIRST && msr <= X2APIC_MSR_LAST) {
+	if (msr >= X2APIC_MSR_FIRST && msr <= X2APIC_MSR_LAST) {
 		r.action = EXIT_MSR_X2APIC;
 		return r;
 	}
@@ -286,14 +285,8 @@ struct exit_msr_result exit_rules_rdmsr(uint32_t msr, bool bsp, bool direct)
 	case MSR_IA32_TSC:
 		r.action = EXIT_MSR_TSC;
 		break;
-	case MSR_IA32_TSC_ADJUST:
-		r.action = direct ? EXIT_MSR_VALUE : EXIT_MSR_TSC_ADJUST;
-		break;
-	case MSR_IA32_TSC_DEADLINE:
-		r.action = direct ? EXIT_MSR_FAULT : EXIT_MSR_TSC_DEADLINE;
-		break;
 	case MSR_IA32_APIC_BASE:
-		r.value = exit_rules_apic_base(bsp, direct);
+		r.value = exit_rules_apic_base(bsp);
 		break;
 	case MSR_IA32_MISC_ENABLE:
 		r.value = MISC_ENABLE_FAST_STRINGS;
@@ -301,6 +294,7 @@ struct exit_msr_result exit_rules_rdmsr(uint32_t msr, bool bsp, bool direct)
 	case MSR_IA32_FEATURE_CONTROL:
 		r.value = FEATURE_CONTROL_LOCKED;
 		break;
+	case MSR_IA32_TSC_ADJUST:
 	case MSR_IA32_BIOS_SIGN_ID:
 	case MSR_IA32_PLATFORM_ID:
 		break;
@@ -315,33 +309,28 @@ struct exit_msr_result exit_rules_rdmsr(uint32_t msr, bool bsp, bool direct)
  * exit_rules_wrmsr() - what WRMSR of an intercepted MSR does
  * @msr: ECX
  * @value: EDX:EAX
- * @direct: the vCPU owns its core's APIC (docs/vmx.md, "Direct interrupts")
  *
- * IA32_TSC moves the guest's TSC and IA32_TSC_ADJUST with it (SDM Vol. 3B
- * §18.17.3); a direct vCPU's TSC stays the core's, and such writes are
- * ignored. IA32_APIC_BASE keeps the APIC enabled, in its mode (xAPIC, or
- * x2APIC for a direct vCPU), at its address: only the value it reads (the
- * BSP flag either way) is accepted. The microcode revision (Linux clears
- * it before reading it) and IA32_MISC_ENABLE take any value and keep
- * theirs. IA32_FEATURE_CONTROL is locked, and every other MSR is absent:
- * #GP.
+ * The x2APIC registers that exit are the vCPU's own APIC's (docs/vmx.md,
+ * "Direct interrupts"). IA32_TSC and IA32_TSC_ADJUST would move the TSC
+ * (SDM Vol. 3B §18.17.3); the guest's TSC stays the core's, and such
+ * writes are ignored. IA32_APIC_BASE keeps the APIC enabled, in x2APIC
+ * mode, at its address: only the value it reads (the BSP flag either way)
+ * is accepted. The microcode revision (Linux clears it before reading it)
+ * and IA32_MISC_ENABLE take any value and keep theirs.
+ * IA32_FEATURE_CONTROL is locked, and every other MSR is absent: #GP.
  *
  * Return: the action.
  */
-enum exit_msr_action exit_rules_wrmsr(uint32_t msr, uint64_t value, bool direct)
+enum exit_msr_action exit_rules_wrmsr(uint32_t msr, uint64_t value)
 {
-	if (direct && msr >= X2APIC_MSR_FIRST && msr <= X2APIC_MSR_LAST)
+	if (msr >= X2APIC_MSR_FIRST && msr <= X2APIC_MSR_LAST)
 		return EXIT_MSR_X2APIC;
 	switch (msr) {
-	case MSR_IA32_TSC:
-		return direct ? EXIT_MSR_IGNORE : EXIT_MSR_TSC;
-	case MSR_IA32_TSC_ADJUST:
-		return direct ? EXIT_MSR_IGNORE : EXIT_MSR_TSC_ADJUST;
-	case MSR_IA32_TSC_DEADLINE:
-		return direct ? EXIT_MSR_FAULT : EXIT_MSR_TSC_DEADLINE;
 	case MSR_IA32_APIC_BASE:
-		return (value & ~APIC_BASE_BSP) == exit_rules_apic_base(false, direct) ?
+		return (value & ~APIC_BASE_BSP) == exit_rules_apic_base(false) ?
 		       EXIT_MSR_IGNORE : EXIT_MSR_FAULT;
+	case MSR_IA32_TSC:
+	case MSR_IA32_TSC_ADJUST:
 	case MSR_IA32_BIOS_SIGN_ID:
 	case MSR_IA32_MISC_ENABLE:
 		return EXIT_MSR_IGNORE;

@@ -96,10 +96,8 @@ enum exit_msr_action {
 	EXIT_MSR_FAULT,		/* inject #GP(0) */
 	EXIT_MSR_VALUE,		/* read: the constant in .value */
 	EXIT_MSR_IGNORE,	/* write: accepted, no effect */
-	EXIT_MSR_TSC,		/* the guest's TSC */
-	EXIT_MSR_TSC_ADJUST,	/* the guest's TSC offset */
-	EXIT_MSR_TSC_DEADLINE,	/* the virtual LAPIC's deadline */
-	EXIT_MSR_X2APIC,	/* a direct vCPU's own x2APIC: apic_direct_access() */
+	EXIT_MSR_TSC,		/* read: the core's TSC, which is the guest's */
+	EXIT_MSR_X2APIC,	/* the vCPU's own x2APIC: apic_direct_access() */
 };
 
 struct exit_msr_result {
@@ -137,9 +135,9 @@ struct exit_cr_result exit_rules_cr0_write(uint64_t value, const struct exit_cr_
 struct exit_cr_result exit_rules_cr4_write(uint64_t value, uint64_t allowed,
 					   const struct exit_cr_context *ctx);
 
-uint64_t exit_rules_apic_base(bool bsp, bool direct);
-struct exit_msr_result exit_rules_rdmsr(uint32_t msr, bool bsp, bool direct);
-enum exit_msr_action exit_rules_wrmsr(uint32_t msr, uint64_t value, bool direct);
+uint64_t exit_rules_apic_base(bool bsp);
+struct exit_msr_result exit_rules_rdmsr(uint32_t msr, bool bsp);
+enum exit_msr_action exit_rules_wrmsr(uint32_t msr, uint64_t value);
 
 struct exit_io_access exit_rules_io_decode(uint64_t qualification);
 enum exit_io_device exit_rules_io_device(uint16_t port, unsigned int size);

@@ -11,7 +11,6 @@
 
 /* 16-bit fields */
 #define VMCS_VPID			0x0000
-#define VMCS_POSTED_INTR_NV		0x0002
 #define VMCS_GUEST_ES_SELECTOR		0x0800
 #define VMCS_GUEST_CS_SELECTOR		0x0802
 #define VMCS_GUEST_SS_SELECTOR		0x0804
@@ -20,7 +19,6 @@
 #define VMCS_GUEST_GS_SELECTOR		0x080a
 #define VMCS_GUEST_LDTR_SELECTOR	0x080c
 #define VMCS_GUEST_TR_SELECTOR		0x080e
-#define VMCS_GUEST_INTR_STATUS		0x0810
 #define VMCS_HOST_ES_SELECTOR		0x0c00
 #define VMCS_HOST_CS_SELECTOR		0x0c02
 #define VMCS_HOST_SS_SELECTOR		0x0c04
@@ -36,15 +34,7 @@
 #define VMCS_EXIT_MSR_STORE_ADDR	0x2006
 #define VMCS_EXIT_MSR_LOAD_ADDR		0x2008
 #define VMCS_ENTRY_MSR_LOAD_ADDR	0x200a
-#define VMCS_TSC_OFFSET			0x2010
-#define VMCS_VIRTUAL_APIC_ADDR		0x2012
-#define VMCS_APIC_ACCESS_ADDR		0x2014
-#define VMCS_POSTED_INTR_DESC		0x2016
 #define VMCS_EPT_POINTER		0x201a
-#define VMCS_EOI_EXIT_BITMAP0		0x201c
-#define VMCS_EOI_EXIT_BITMAP1		0x201e
-#define VMCS_EOI_EXIT_BITMAP2		0x2020
-#define VMCS_EOI_EXIT_BITMAP3		0x2022
 #define VMCS_GUEST_PHYSICAL_ADDR	0x2400
 #define VMCS_LINK_POINTER		0x2800
 #define VMCS_GUEST_IA32_PAT		0x2804
@@ -65,7 +55,6 @@
 #define VMCS_ENTRY_INTR_INFO		0x4016
 #define VMCS_ENTRY_EXCEPTION_ERROR	0x4018
 #define VMCS_ENTRY_INSTRUCTION_LEN	0x401a
-#define VMCS_TPR_THRESHOLD		0x401c
 #define VMCS_PROC_CONTROLS2		0x401e
 #define VMCS_INSTRUCTION_ERROR		0x4400
 #define VMCS_EXIT_REASON		0x4402
@@ -96,7 +85,6 @@
 #define VMCS_GUEST_INTERRUPTIBILITY	0x4824
 #define VMCS_GUEST_ACTIVITY_STATE	0x4826
 #define VMCS_GUEST_SYSENTER_CS		0x482a
-#define VMCS_PREEMPTION_TIMER		0x482e
 #define VMCS_HOST_SYSENTER_CS		0x4c00
 
 /* Natural-width fields */
@@ -140,23 +128,16 @@
 #define VMCS_HOST_RIP			0x6c16
 
 /* Pin-based controls (§25.6.1) */
-#define PIN_EXTERNAL_INTERRUPT_EXITING	(1u << 0)
 #define PIN_NMI_EXITING			(1u << 3)
 #define PIN_VIRTUAL_NMIS		(1u << 5)
-#define PIN_PREEMPTION_TIMER		(1u << 6)
-#define PIN_POSTED_INTERRUPTS		(1u << 7)
 
 /* Primary processor-based controls (§25.6.2) */
-#define PROC_INTERRUPT_WINDOW_EXITING	(1u << 2)
-#define PROC_USE_TSC_OFFSETTING		(1u << 3)
-#define PROC_HLT_EXITING		(1u << 7)
 #define PROC_MWAIT_EXITING		(1u << 10)
 #define PROC_RDPMC_EXITING		(1u << 11)
 #define PROC_CR3_LOAD_EXITING		(1u << 15)
 #define PROC_CR3_STORE_EXITING		(1u << 16)
 #define PROC_CR8_LOAD_EXITING		(1u << 19)
 #define PROC_CR8_STORE_EXITING		(1u << 20)
-#define PROC_TPR_SHADOW			(1u << 21)
 #define PROC_MOV_DR_EXITING		(1u << 23)
 #define PROC_UNCONDITIONAL_IO_EXITING	(1u << 24)
 #define PROC_IO_BITMAPS			(1u << 25)
@@ -165,20 +146,16 @@
 #define PROC_SECONDARY_CONTROLS		(1u << 31)
 
 /* Secondary processor-based controls */
-#define PROC2_VIRTUALIZE_APIC_ACCESSES	(1u << 0)
 #define PROC2_EPT			(1u << 1)
 #define PROC2_RDTSCP			(1u << 3)
 #define PROC2_VPID			(1u << 5)
 #define PROC2_WBINVD_EXITING		(1u << 6)
 #define PROC2_UNRESTRICTED_GUEST	(1u << 7)
-#define PROC2_APIC_REGISTER_VIRT	(1u << 8)
-#define PROC2_VIRTUAL_INTR_DELIVERY	(1u << 9)
 #define PROC2_INVPCID			(1u << 12)
 #define PROC2_XSAVES			(1u << 20)
 
 /* VM-exit controls (§25.7.1) */
 #define EXIT_HOST_ADDRESS_SPACE_SIZE	(1u << 9)
-#define EXIT_ACK_INTERRUPT		(1u << 15)
 #define EXIT_SAVE_PAT			(1u << 18)
 #define EXIT_LOAD_PAT			(1u << 19)
 #define EXIT_SAVE_EFER			(1u << 20)
@@ -192,7 +169,6 @@
 /* Interruption information (§25.8.3, §27.2.2) */
 #define INTR_INFO_VALID			(1u << 31)
 #define INTR_INFO_ERROR_CODE		(1u << 11)
-#define INTR_TYPE_EXTERNAL		(0u << 8)
 #define INTR_TYPE_NMI			(2u << 8)
 #define INTR_TYPE_HARD_EXCEPTION	(3u << 8)
 

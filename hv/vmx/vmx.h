@@ -19,10 +19,9 @@ struct vmx_caps {
 	uint64_t exit_ctls;
 	uint64_t entry_ctls;
 	uint64_t ept_vpid;
-	uint64_t misc;
-	bool ept, vpid, unrestricted_guest, preemption_timer;
-	bool apic_access, virtual_interrupt_delivery, posted_interrupts;
-	bool x2apic_virtualization, ept_1g_pages, ept_ad_bits;
+	bool ept, vpid, unrestricted_guest;
+	bool x2apic_virtualization, virtual_interrupt_delivery;
+	bool ept_1g_pages, ept_ad_bits;
 };
 
 /**

@@ -9,7 +9,7 @@
  * entry falls through and returns 1 (SDM Vol. 3C §31.3, VMfail). If the
  * core was kicked (*kicked set, or a kick NMI landing between that test
  * and the entry: a kick window, hv/arch/kick.h) it does not enter and
- * returns 2, so that the caller collects what was posted first.
+ * returns 2, so that the caller looks at what the kick was for first.
  * struct guest_regs: rax rcx rdx rbx rsp (kept in the VMCS; synced for the MMIO decoder) rbp rsi rdi r8-r15.
  */
 #define VMCS_HOST_RSP 0x6c14

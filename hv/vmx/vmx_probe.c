@@ -18,10 +18,7 @@
 #define VMX_BASIC_TRUE_CTLS		(1ull << 55)
 
 /* Allowed-1 settings live in the high 32 bits of each control MSR. */
-#define PIN_PREEMPTION_TIMER		(1ull << (32 + 6))
-#define PIN_POSTED_INTERRUPTS		(1ull << (32 + 7))
 #define PROC_SECONDARY_CONTROLS		(1ull << (32 + 31))
-#define PROC2_VIRTUALIZE_APIC_ACCESSES	(1ull << (32 + 0))
 #define PROC2_ENABLE_EPT		(1ull << (32 + 1))
 #define PROC2_VIRTUALIZE_X2APIC		(1ull << (32 + 4))
 #define PROC2_ENABLE_VPID		(1ull << (32 + 5))
@@ -62,7 +59,6 @@ static void vmx_read_caps(struct vmx_caps *caps)
 					    MSR_IA32_VMX_EXIT_CTLS);
 	caps->entry_ctls = rdmsr(true_ctls ? MSR_IA32_VMX_TRUE_ENTRY_CTLS :
 					     MSR_IA32_VMX_ENTRY_CTLS);
-	caps->misc = rdmsr(MSR_IA32_VMX_MISC);
 	if (caps->procbased & PROC_SECONDARY_CONTROLS)
 		caps->procbased2 = rdmsr(MSR_IA32_VMX_PROCBASED_CTLS2);
 
@@ -72,11 +68,8 @@ static void vmx_read_caps(struct vmx_caps *caps)
 		caps->ept_vpid = rdmsr(MSR_IA32_VMX_EPT_VPID_CAP);
 	caps->vpid = caps->procbased2 & PROC2_ENABLE_VPID;
 	caps->unrestricted_guest = caps->procbased2 & PROC2_UNRESTRICTED_GUEST;
-	caps->apic_access = caps->procbased2 & PROC2_VIRTUALIZE_APIC_ACCESSES;
 	caps->x2apic_virtualization = caps->procbased2 & PROC2_VIRTUALIZE_X2APIC;
 	caps->virtual_interrupt_delivery = caps->procbased2 & PROC2_VIRTUAL_INTR_DELIVERY;
-	caps->preemption_timer = caps->pinbased & PIN_PREEMPTION_TIMER;
-	caps->posted_interrupts = caps->pinbased & PIN_POSTED_INTERRUPTS;
 	caps->ept_1g_pages = caps->ept && (caps->ept_vpid & EPT_CAP_1G_PAGES);
 	caps->ept_ad_bits = caps->ept && (caps->ept_vpid & EPT_CAP_AD_BITS);
 }

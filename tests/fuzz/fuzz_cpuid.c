@@ -15,9 +15,10 @@
  * The invariants restate, from the SDM's CPUID tables (Vol. 2A), what the
  * guest must never see, whatever the host reports:
  *
- * - leaf 1 ECX: no MONITOR, VMX, SMX, EIST, TM2, PDCM, DCA, x2APIC, debug
- *   store; TSC-deadline and the hypervisor bit always; OSXSAVE exactly when
- *   XSAVE is shown and the guest set CR4.OSXSAVE; nothing the host lacks;
+ * - leaf 1 ECX: no MONITOR, VMX, SMX, EIST, TM2, PDCM, DCA, debug store;
+ *   x2APIC and the hypervisor bit always; TSC-deadline exactly as the host
+ *   has it; OSXSAVE exactly when XSAVE is shown and the guest set
+ *   CR4.OSXSAVE; nothing else the host lacks;
  *   EDX: no MCE, MTRR, MCA, PSN, DS, ACPI, TM, PBE; HTT exactly with more
  *   than one vCPU; EBX carries the vCPU's APIC ID;
  * - leaves 3, 5 (MONITOR/MWAIT), 0AH (PMU) and the RDT/SGX/PT leaves are
@@ -47,8 +48,9 @@
 
 /* Leaf 1. */
 #define L1_ECX_NEVER	(B(2) | B(3) | B(4) | B(5) | B(6) | B(7) | B(8) | B(10) | B(11) | \
-			 B(14) | B(15) | B(18) | B(21))
-#define L1_ECX_ALWAYS	(B(24) | B(31))
+			 B(14) | B(15) | B(18))
+#define L1_ECX_ALWAYS	(B(21) | B(31))
+#define L1_ECX_TSC_DEADLINE B(24)
 #define L1_ECX_XSAVE	B(26)
 #define L1_ECX_OSXSAVE	B(27)
 #define L1_EDX_NEVER	(B(7) | B(12) | B(14) | B(18) | B(21) | B(22) | B(29) | B(31))
@@ -83,6 +85,7 @@ static void check_leaf1(const struct guest_cpu_model *m, uint64_t cr4,
 	CHECK(!(r->ecx & L1_ECX_NEVER));
 	CHECK((r->ecx & L1_ECX_ALWAYS) == L1_ECX_ALWAYS);
 	CHECK(!(r->ecx & ~(host->ecx | L1_ECX_ALWAYS | L1_ECX_OSXSAVE)));
+	CHECK((r->ecx & L1_ECX_TSC_DEADLINE) == (host->ecx & L1_ECX_TSC_DEADLINE));
 	CHECK(!!(r->ecx & L1_ECX_OSXSAVE) == (!!(r->ecx & L1_ECX_XSAVE) && !!(cr4 & CR4_OSXSAVE)));
 	CHECK(!(r->edx & L1_EDX_NEVER));
 	CHECK(!(r->edx & ~(host->edx | L1_EDX_HTT)));

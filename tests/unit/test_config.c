@@ -74,19 +74,6 @@ static void test_defaults(void **state)
 	assert_int_equal(config.sidecore_count, 0);
 	assert_int_equal(config.sidecores_line, 0);
 	assert_int_equal(config.guest_count, 0);
-	assert_false(config.posted_interrupts);
-}
-
-static void test_posted_interrupts(void **state)
-{
-	(void)state;
-	assert_int_equal(parse("posted_interrupts = on\n"), 0);
-	assert_true(config.posted_interrupts);
-	assert_int_equal(config.posted_interrupts_line, 1);
-	assert_int_equal(parse("\nposted_interrupts = off\n"), 0);
-	assert_false(config.posted_interrupts);
-	assert_int_equal(parse("posted_interrupts = yes\n"), 1);
-	assert_false(config.posted_interrupts);
 }
 
 static void test_comments_blank_lines_crlf(void **state)
@@ -750,7 +737,6 @@ int main(void)
 {
 	static const struct CMUnitTest global_tests[] = {
 		cmocka_unit_test(test_defaults),
-		cmocka_unit_test(test_posted_interrupts),
 		cmocka_unit_test(test_comments_blank_lines_crlf),
 		cmocka_unit_test(test_no_final_newline),
 		cmocka_unit_test(test_sidecores),

@@ -251,78 +251,70 @@ static void test_cr4_owned(void **state)
 
 static void test_rdmsr(void **state)
 {
-	struct exit_msr_result r;
-
-	(void)state;
-	r = exit_rules_rdmsr(0x1b, true, false);
-	assert_int_equal(r.action, EXIT_MSR_VALUE);
-	assert_int_equal(r.value, GUEST_LAPIC_GPA | BIT(11) | BIT(8));
-	assert_int_equal(exit_rules_rdmsr(0x1b, false, false).value, GUEST_LAPIC_GPA | BIT(11));
-	assert_int_equal(exit_rules_rdmsr(0x10, true, false).action, EXIT_MSR_TSC);
-	assert_int_equal(exit_rules_rdmsr(0x3b, true, false).action, EXIT_MSR_TSC_ADJUST);
-	assert_int_equal(exit_rules_rdmsr(0x6e0, true, false).action, EXIT_MSR_TSC_DEADLINE);
-	r = exit_rules_rdmsr(0x3a, false, false);
-	assert_int_equal(r.action, EXIT_MSR_VALUE);
-	assert_int_equal(r.value, 1);
-	assert_int_equal(exit_rules_rdmsr(0x1a0, false, false).value, 1);
-	assert_int_equal(exit_rules_rdmsr(0x8b, false, false).value, 0);
-	/* Absent: #GP. */
-	assert_int_equal(exit_rules_rdmsr(0x1d9, false, false).action, EXIT_MSR_FAULT);
-	assert_int_equal(exit_rules_rdmsr(0x801, false, false).action, EXIT_MSR_FAULT);
-	assert_int_equal(exit_rules_rdmsr(0xc0011fff, false, false).action, EXIT_MSR_FAULT);
-	assert_int_equal(exit_rules_rdmsr(0xffffffff, false, false).action, EXIT_MSR_FAULT);
-}
-
-static void test_wrmsr(void **state)
-{
-	uint64_t base = GUEST_LAPIC_GPA | BIT(11);
-
-	(void)state;
-	/* IA32_APIC_BASE: only what it reads, with or without the BSP flag. */
-	assert_int_equal(exit_rules_wrmsr(0x1b, base, false), EXIT_MSR_IGNORE);
-	assert_int_equal(exit_rules_wrmsr(0x1b, base | BIT(8), false), EXIT_MSR_IGNORE);
-	assert_int_equal(exit_rules_wrmsr(0x1b, base | BIT(10), false), EXIT_MSR_FAULT);	/* x2APIC */
-	assert_int_equal(exit_rules_wrmsr(0x1b, GUEST_LAPIC_GPA, false), EXIT_MSR_FAULT);	/* off */
-	assert_int_equal(exit_rules_wrmsr(0x1b, base + 0x1000, false), EXIT_MSR_FAULT);	/* moved */
-	assert_int_equal(exit_rules_wrmsr(0x1b, base | (1ull << 40), false), EXIT_MSR_FAULT);
-	assert_int_equal(exit_rules_wrmsr(0x10, ~0ull, false), EXIT_MSR_TSC);
-	assert_int_equal(exit_rules_wrmsr(0x3b, 5, false), EXIT_MSR_TSC_ADJUST);
-	assert_int_equal(exit_rules_wrmsr(0x6e0, 5, false), EXIT_MSR_TSC_DEADLINE);
-	assert_int_equal(exit_rules_wrmsr(0x8b, 0, false), EXIT_MSR_IGNORE);
-	assert_int_equal(exit_rules_wrmsr(0x1a0, 0x850089, false), EXIT_MSR_IGNORE);
-	/* Locked, read-only or absent: #GP. */
-	assert_int_equal(exit_rules_wrmsr(0x3a, 5, false), EXIT_MSR_FAULT);
-	assert_int_equal(exit_rules_wrmsr(0x17, 0, false), EXIT_MSR_FAULT);
-	assert_int_equal(exit_rules_wrmsr(0x48, 1, false), EXIT_MSR_FAULT);
-	assert_int_equal(exit_rules_wrmsr(0xc0011fff, 0, false), EXIT_MSR_FAULT);
-}
-
-/* A vCPU that owns its core's x2APIC (docs/vmx.md, "Direct interrupts"). */
-static void test_msr_direct(void **state)
-{
 	uint64_t base = GUEST_LAPIC_GPA | BIT(11) | BIT(10);
 	struct exit_msr_result r;
 
 	(void)state;
-	r = exit_rules_rdmsr(0x1b, true, true);
+	/* IA32_APIC_BASE: enabled, in x2APIC mode, the BSP flag on vCPU 0. */
+	r = exit_rules_rdmsr(0x1b, true);
 	assert_int_equal(r.action, EXIT_MSR_VALUE);
 	assert_int_equal(r.value, base | BIT(8));
-	assert_int_equal(exit_rules_wrmsr(0x1b, base, true), EXIT_MSR_IGNORE);
-	/* Leaving x2APIC mode, or turning the APIC off, is refused. */
-	assert_int_equal(exit_rules_wrmsr(0x1b, base & ~BIT(10), true), EXIT_MSR_FAULT);
-	assert_int_equal(exit_rules_wrmsr(0x1b, GUEST_LAPIC_GPA, true), EXIT_MSR_FAULT);
-	/* x2APIC registers go to the vCPU's own APIC's handler. */
-	assert_int_equal(exit_rules_rdmsr(0x802, false, true).action, EXIT_MSR_X2APIC);
-	assert_int_equal(exit_rules_wrmsr(0x830, 0, true), EXIT_MSR_X2APIC);
-	assert_int_equal(exit_rules_rdmsr(0x8ff, false, true).action, EXIT_MSR_X2APIC);
-	assert_int_equal(exit_rules_rdmsr(0x900, false, true).action, EXIT_MSR_FAULT);
-	/* The TSC is the core's: reads go on, writes move nothing. */
-	assert_int_equal(exit_rules_rdmsr(0x10, false, true).action, EXIT_MSR_TSC);
-	assert_int_equal(exit_rules_wrmsr(0x10, 5, true), EXIT_MSR_IGNORE);
-	r = exit_rules_rdmsr(0x3b, false, true);
+	assert_int_equal(exit_rules_rdmsr(0x1b, false).value, base);
+	/* The TSC is the core's, with nothing added. */
+	assert_int_equal(exit_rules_rdmsr(0x10, true).action, EXIT_MSR_TSC);
+	r = exit_rules_rdmsr(0x3b, false);
 	assert_int_equal(r.action, EXIT_MSR_VALUE);
 	assert_int_equal(r.value, 0);
-	assert_int_equal(exit_rules_wrmsr(0x3b, 5, true), EXIT_MSR_IGNORE);
+	r = exit_rules_rdmsr(0x3a, false);
+	assert_int_equal(r.action, EXIT_MSR_VALUE);
+	assert_int_equal(r.value, 1);
+	assert_int_equal(exit_rules_rdmsr(0x1a0, false).value, 1);
+	assert_int_equal(exit_rules_rdmsr(0x8b, false).value, 0);
+	/* Absent: #GP. */
+	assert_int_equal(exit_rules_rdmsr(0x6e0, false).action, EXIT_MSR_FAULT);
+	assert_int_equal(exit_rules_rdmsr(0x1d9, false).action, EXIT_MSR_FAULT);
+	assert_int_equal(exit_rules_rdmsr(0xc0011fff, false).action, EXIT_MSR_FAULT);
+	assert_int_equal(exit_rules_rdmsr(0xffffffff, false).action, EXIT_MSR_FAULT);
+}
+
+static void test_wrmsr(void **state)
+{
+	uint64_t base = GUEST_LAPIC_GPA | BIT(11) | BIT(10);
+
+	(void)state;
+	/* IA32_APIC_BASE: only what it reads, with or without the BSP flag. */
+	assert_int_equal(exit_rules_wrmsr(0x1b, base), EXIT_MSR_IGNORE);
+	assert_int_equal(exit_rules_wrmsr(0x1b, base | BIT(8)), EXIT_MSR_IGNORE);
+	/* Leaving x2APIC mode, turning the APIC off or moving it is refused. */
+	assert_int_equal(exit_rules_wrmsr(0x1b, base & ~BIT(10)), EXIT_MSR_FAULT);
+	assert_int_equal(exit_rules_wrmsr(0x1b, GUEST_LAPIC_GPA), EXIT_MSR_FAULT);
+	assert_int_equal(exit_rules_wrmsr(0x1b, base + 0x1000), EXIT_MSR_FAULT);
+	assert_int_equal(exit_rules_wrmsr(0x1b, base | (1ull << 40)), EXIT_MSR_FAULT);
+	/* The TSC is the core's: writes move nothing. */
+	assert_int_equal(exit_rules_wrmsr(0x10, ~0ull), EXIT_MSR_IGNORE);
+	assert_int_equal(exit_rules_wrmsr(0x3b, 5), EXIT_MSR_IGNORE);
+	assert_int_equal(exit_rules_wrmsr(0x8b, 0), EXIT_MSR_IGNORE);
+	assert_int_equal(exit_rules_wrmsr(0x1a0, 0x850089), EXIT_MSR_IGNORE);
+	/* Locked, read-only or absent: #GP. */
+	assert_int_equal(exit_rules_wrmsr(0x3a, 5), EXIT_MSR_FAULT);
+	assert_int_equal(exit_rules_wrmsr(0x17, 0), EXIT_MSR_FAULT);
+	assert_int_equal(exit_rules_wrmsr(0x48, 1), EXIT_MSR_FAULT);
+	assert_int_equal(exit_rules_wrmsr(0x6e0, 5), EXIT_MSR_FAULT);
+	assert_int_equal(exit_rules_wrmsr(0xc0011fff, 0), EXIT_MSR_FAULT);
+}
+
+/* The vCPU's own x2APIC (docs/vmx.md, "Direct interrupts"): 800H to 8FFH. */
+static void test_msr_x2apic(void **state)
+{
+	(void)state;
+	assert_int_equal(exit_rules_rdmsr(0x800, false).action, EXIT_MSR_X2APIC);
+	assert_int_equal(exit_rules_rdmsr(0x802, false).action, EXIT_MSR_X2APIC);
+	assert_int_equal(exit_rules_wrmsr(0x830, 0), EXIT_MSR_X2APIC);
+	assert_int_equal(exit_rules_rdmsr(0x8ff, false).action, EXIT_MSR_X2APIC);
+	assert_int_equal(exit_rules_wrmsr(0x8ff, 0), EXIT_MSR_X2APIC);
+	assert_int_equal(exit_rules_rdmsr(0x7ff, false).action, EXIT_MSR_FAULT);
+	assert_int_equal(exit_rules_rdmsr(0x900, false).action, EXIT_MSR_FAULT);
+	assert_int_equal(exit_rules_wrmsr(0x900, 0), EXIT_MSR_FAULT);
 }
 
 static void test_io_decode(void **state)
@@ -390,7 +382,7 @@ int main(void)
 		cmocka_unit_test(test_cr4_owned),
 		cmocka_unit_test(test_rdmsr),
 		cmocka_unit_test(test_wrmsr),
-		cmocka_unit_test(test_msr_direct),
+		cmocka_unit_test(test_msr_x2apic),
 		cmocka_unit_test(test_io_decode),
 		cmocka_unit_test(test_io_device),
 		cmocka_unit_test(test_sleep_poweroff),

@@ -35,7 +35,7 @@
 #define MSI_VECTOR	0x30
 
 #define ROUNDS		8
-#define MSI_SPIN	20000	/* posting an interrupt: its work, in loop turns */
+#define MSI_SPIN	20000	/* sending an interrupt: its work, in loop turns */
 #define MSI_YIELDS	2	/* turns it offers another core to come in */
 #define THREADS		3
 #define BURST		4	/* config changes the sidecore reports while unmasked */
@@ -69,8 +69,8 @@ void sidecore_wake(struct sidecore *sc)
 	(void)sc;
 }
 
-/* Posting to a vCPU on another core: an IPI's worth of work. */
-void vcpu_post_interrupt(struct vcpu *v, uint8_t vector)
+/* Sending to a vCPU on another core: an IPI's worth of work. */
+void vcpu_send_interrupt(struct vcpu *v, uint8_t vector)
 {
 	(void)v;
 	if (__atomic_fetch_add(&in_post, 1, __ATOMIC_ACQ_REL))
@@ -90,7 +90,6 @@ struct world {
 	struct guest guest;
 	struct guest_net net;
 	struct sidecore sidecore;
-	uint32_t apic_page[1024];
 	pthread_barrier_t round;
 };
 
@@ -219,8 +218,7 @@ static void test_bar_path_races_sidecore(void **state)
 	static const uint8_t mac[6] = { 0x52, 0x54, 0, 0, 0, 1 };
 	struct worker worker[THREADS];
 	pthread_t thread[THREADS];
-	/* The vCPU's posted-interrupt descriptor wants 64-byte alignment. */
-	struct world *w = aligned_alloc(64, (sizeof(struct world) + 63) & ~(size_t)63);
+	struct world *w = aligned_alloc(_Alignof(struct world), sizeof(struct world));
 	void *ram = test_calloc(1, GUEST_RAM);
 	struct guest *g = &w->guest;
 
@@ -234,7 +232,6 @@ static void test_bar_path_races_sidecore(void **state)
 	g->ram_size = GUEST_RAM;
 	g->vcpu_count = 1;
 	g->vcpu[0].guest = g;
-	g->vcpu[0].lapic.page = w->apic_page;
 	pci_bus_init(&g->pci);
 	w->sidecore.sw = &test_switch;
 	w->sidecore.tx_holdoff = 1000;	/* 1 ms, the sidecore's, on a 1 MHz TSC */
