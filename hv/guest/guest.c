@@ -257,6 +257,7 @@ void guest_run_vcpu(struct vcpu *v)
 			guest_wait_restart(v);
 		}
 		g->restarts++;
+		g->state = GUEST_STARTING;
 		printk("guest %s: restarting (restart %u)\n", g->name, g->restarts);
 		memset(v->exits, 0, sizeof(v->exits));
 		v->exits_total = 0;

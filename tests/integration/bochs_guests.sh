@@ -132,7 +132,7 @@ scenario_badapic() {
 		--send "bench: done=>stop rogue" \
 		--send "guest rogue: waiting for a restart=>guests" \
 		--send "guest rogue: stopped (vcpus 1=>start rogue" \
-		--send "guest rogue: restarting (restart 1)=>guests" \
+		--send "guest rogue: running on cpu=>guests" \
 		--until "bench: done" --until "guest rogue: running (vcpus 1, restarts 1)" \
 		--timeout 1500 build/test-guests-badapic.iso
 	tap_run $? "badapic: beta's netperf runs to the end beside rogue, then the operator stops and starts rogue" $log
