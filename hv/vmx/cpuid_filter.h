@@ -30,9 +30,11 @@ struct cpuid_filter_regs {
 #define GUEST_CPU_XSAVES	(1u << 2)	/* "enable XSAVES/XRSTORS" */
 
 /*
- * What one vCPU's CPUID describes. APIC IDs are expected to run 0 to
- * vcpu_count - 1, as the guest's MADT lists them, so that every vCPU falls
- * in one package.
+ * What one vCPU's CPUID describes. The APIC ID is the core's own, as the
+ * guest's MADT lists it (docs/vmx.md, "Direct interrupts"). The package
+ * fields are sized from vcpu_count, so they put every vCPU in one package
+ * only while the cores' IDs run 0 to vcpu_count - 1; a one-vCPU guest is
+ * one package whatever its ID.
  */
 struct guest_cpu_model {
 	uint32_t vcpu_count;		/* vCPUs in the guest: cores of its one package */
