@@ -110,8 +110,7 @@ void console_enable_input(void (*line)(const char *text))
  *
  * Return: true while output or typed input is left for a later pass (the
  * caller must not halt); false when there is none or this core is not the
- * drainer. An
- * empty ring means a later line wakes the drainer with an IPI.
+ * drainer. An empty ring means a later line wakes the drainer with an IPI.
  */
 bool console_drain(void)
 {
@@ -119,8 +118,11 @@ bool console_drain(void)
 
 	if (__atomic_load_n(&drainer, __ATOMIC_RELAXED) != this_cpu()->cpu)
 		return false;
-	if (input_line && __atomic_exchange_n(&input_waiting, false, __ATOMIC_RELAXED))
+	/* A plain load first: this runs on every pass of a sidecore's loop. */
+	if (input_line && __atomic_load_n(&input_waiting, __ATOMIC_RELAXED)) {
+		__atomic_store_n(&input_waiting, false, __ATOMIC_RELAXED);
 		console_read_input();
+	}
 	if (!log_ring_empty(&ring)) {
 		room = serial_tx_room();
 		if (room) {

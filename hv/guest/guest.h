@@ -71,13 +71,12 @@ struct vcpu {
 	 * The vCPU owns its core's local APIC, seen as x2APIC: interrupts,
 	 * timer and HLT stay in the guest (docs/vmx.md, "Direct interrupts").
 	 * lvt_shadow holds the LVT entries the guest sees but the core never
-	 * gets. On an xAPIC host the timer's initial count is the guest's,
-	 * the core's is scaled by timer_core_khz / timer_guest_khz
+	 * gets. On an xAPIC host timer_initial is the initial count the guest
+	 * wrote; the core's own is scaled to its timer's rate
 	 * (hv/guest/vcpu_apic.c).
 	 */
 	uint32_t lvt_shadow[APIC_DIRECT_SHADOWS];
 	uint32_t timer_initial;
-	uint32_t timer_core_khz, timer_guest_khz;
 	uint64_t ipis_refused;		/* ICR writes refused (apic_direct_ipi()) */
 	uint64_t irqs_sent;		/* vectors sent to the core for the guest */
 

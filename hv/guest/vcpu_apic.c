@@ -27,21 +27,25 @@ void vcpu_apic_reset(struct vcpu *v)
 {
 	for (unsigned int i = 0; i < APIC_DIRECT_SHADOWS; i++)
 		v->lvt_shadow[i] = APIC_DIRECT_LVT_MASKED;
-	/*
-	 * The guest counts its timer in the crystal clock CPUID leaf 15H
-	 * advertises; the core's timer counts at its own rate.
-	 */
 	v->timer_initial = 0;
-	if (!lapic_is_x2apic()) {
-		v->timer_core_khz = lapic_timer_khz();
-		v->timer_guest_khz = cpuid_filter_crystal_hz(tsc_hz()) / 1000 ?: 1;
-	}
+	/* Measured here, before the guest owns the core's timer. */
+	if (!lapic_is_x2apic())
+		(void)lapic_timer_khz();
+}
+
+/*
+ * The guest counts its timer in the crystal clock CPUID leaf 15H
+ * advertises; the core's timer counts at its own rate.
+ */
+static uint64_t vcpu_apic_guest_timer_khz(void)
+{
+	return cpuid_filter_crystal_hz(tsc_hz()) / 1000 ?: 1;
 }
 
 /* A guest timer count in the core's ticks, saturated at 32 bits; never 0 for non-zero. */
-static uint32_t vcpu_apic_to_core_ticks(const struct vcpu *v, uint32_t count)
+static uint32_t vcpu_apic_to_core_ticks(uint32_t count)
 {
-	uint64_t ticks = (uint64_t)count * v->timer_core_khz / v->timer_guest_khz;
+	uint64_t ticks = (uint64_t)count * lapic_timer_khz() / vcpu_apic_guest_timer_khz();
 
 	if (ticks > 0xffffffffull)
 		return 0xffffffffu;
@@ -65,8 +69,8 @@ static uint64_t vcpu_apic_xapic_read(const struct vcpu *v, uint32_t msr)
 	case X2APIC_TIMER_ICR:
 		return v->timer_initial;
 	case X2APIC_TIMER_CCR:
-		ticks = (uint64_t)lapic_reg_read(vcpu_apic_reg(msr)) * v->timer_guest_khz /
-			v->timer_core_khz;
+		ticks = (uint64_t)lapic_reg_read(vcpu_apic_reg(msr)) * vcpu_apic_guest_timer_khz() /
+			lapic_timer_khz();
 		return ticks < v->timer_initial ? ticks : v->timer_initial;
 	default:
 		return lapic_reg_read(vcpu_apic_reg(msr));
@@ -88,7 +92,7 @@ static void vcpu_apic_xapic_write(struct vcpu *v, uint32_t msr, uint32_t value)
 		return;
 	case X2APIC_TIMER_ICR:
 		v->timer_initial = value;
-		lapic_reg_write(vcpu_apic_reg(msr), vcpu_apic_to_core_ticks(v, value));
+		lapic_reg_write(vcpu_apic_reg(msr), vcpu_apic_to_core_ticks(value));
 		return;
 	default:
 		lapic_reg_write(vcpu_apic_reg(msr), value);	/* TPR, ESR, divide */
