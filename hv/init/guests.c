@@ -14,6 +14,7 @@
 #include "config/config_guest.h"
 #include "config/plan.h"
 #include "guest/guest.h"
+#include "guest/guest_console.h"
 #include "guest/guest_net.h"
 #include "init/guests.h"
 #include "lib/printf.h"
@@ -85,7 +86,7 @@ static void guests_create_one(const struct config_guest *cg, const struct plan_g
 		return;
 	}
 	g->print_counters = guests_print_counters;
-	if (!guest_net_create(g, sc, cg->mac)) {
+	if (!guest_net_create(g, sc, cg->mac) || !guest_console_create(g)) {
 		printk("guest %s: not started\n", cg->name);
 		return;
 	}

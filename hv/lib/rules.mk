@@ -3,5 +3,7 @@
 PURE_SRCS += hv/lib/copy.c
 # The console's lossy ring and the token bucket limiting guest lines, host-tested.
 PURE_SRCS += hv/lib/log_ring.c hv/lib/ratelimit.c
+# Lines of guest console output, shared by the UART and virtio-console.
+PURE_SRCS += hv/lib/text_line.c
 # A sampled RIP histogram per sidecore (docs/data-path.md "Profile"), host-tested.
 PURE_SRCS += hv/lib/profile.c

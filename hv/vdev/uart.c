@@ -50,46 +50,10 @@ static uint8_t uart_loopback_msr(uint8_t mcr)
 	       (mcr & MCR_OUT1 ? MSR_RI : 0) | (mcr & MCR_OUT2 ? MSR_DCD : 0);
 }
 
-void uart_init(struct uart *u, uart_line_fn sink, void *ctx)
+void uart_init(struct uart *u, text_line_fn sink, void *ctx)
 {
 	memset(u, 0, sizeof(*u));
-	u->sink = sink;
-	u->ctx = ctx;
-}
-
-/*
- * Hands line[] to the sink, lock held. The index is clamped rather than
- * trusted: even a len that ran past the buffer cannot write outside it.
- */
-static void uart_emit(struct uart *u)
-{
-	unsigned int len = u->len < UART_LINE_MAX ? u->len : UART_LINE_MAX - 1;
-
-	u->line[len] = '\0';
-	u->sink(u->ctx, u->line);
-	u->len = 0;
-}
-
-static void uart_transmit(struct uart *u, uint8_t c)
-{
-	if (c == '\n') {
-		uart_emit(u);
-		return;
-	}
-	if (c == '\r')
-		return;
-	if (c < 0x20 && c != '\t')
-		c = '.';	/* keep the host console's lines intact */
-	/*
-	 * The lock keeps len below the limit here; the check bounds the store
-	 * below by itself, whatever len holds.
-	 */
-	if (u->len >= UART_LINE_MAX - 1)
-		uart_emit(u);
-	u->line[u->len++] = (char)c;
-	/* A full line leaves at once, so the console never lags a long line. */
-	if (u->len >= UART_LINE_MAX - 1)
-		uart_emit(u);
+	text_line_init(&u->out, sink, ctx);
 }
 
 static uint8_t uart_read_locked(struct uart *u, unsigned int offset)
@@ -135,7 +99,7 @@ static void uart_write_locked(struct uart *u, unsigned int offset, uint8_t value
 			break;
 		}
 		if (!(u->mcr & MCR_LOOP))
-			uart_transmit(u, value);
+			text_line_put(&u->out, value);
 		/* The character leaves at once: THR is empty again. */
 		u->thr_empty_pending = u->ier & IER_THR_EMPTY;
 		break;
@@ -207,7 +171,6 @@ void uart_write(struct uart *u, unsigned int offset, uint8_t value)
 void uart_flush(struct uart *u)
 {
 	spin_lock(&u->lock);
-	if (u->len)
-		uart_emit(u);
+	text_line_flush(&u->out);
 	spin_unlock(&u->lock);
 }

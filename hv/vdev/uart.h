@@ -19,21 +19,16 @@
 #include <stdint.h>
 
 #include "arch/spinlock.h"
+#include "lib/text_line.h"
 
 #define UART_COM1_BASE	0x3f8
 #define UART_PORTS	8
-#define UART_LINE_MAX	256
-
-typedef void (*uart_line_fn)(void *ctx, const char *line);
 
 struct uart {
 	struct spinlock lock;		/* guards every field below */
 	uint8_t ier, lcr, mcr, scr, dll, dlm, fcr;
 	bool thr_empty_pending;	/* the THRE interrupt condition (IIR 0x02) */
-	unsigned int len;		/* bytes in line[], below UART_LINE_MAX - 1 */
-	uart_line_fn sink;
-	void *ctx;
-	char line[UART_LINE_MAX];	/* last: in host tests an overrun hits a redzone */
+	struct text_line out;		/* last: in host tests an overrun hits a redzone */
 };
 
 /**
@@ -45,7 +40,7 @@ struct uart {
  * Called before any vCPU runs: the lock starts free, the line buffer empty
  * and every writable register 0.
  */
-void uart_init(struct uart *uart, uart_line_fn sink, void *ctx);
+void uart_init(struct uart *uart, text_line_fn sink, void *ctx);
 
 /* offset is port - base (0-7); reads return the register value. */
 uint8_t uart_read(struct uart *uart, unsigned int offset);

@@ -11,10 +11,10 @@
  * The fuzzer keeps its own copy of the line being typed and of LCR and MCR,
  * from what it wrote, and checks that:
  *
- * - every line the sink gets is NUL-terminated within UART_LINE_MAX bytes,
+ * - every line the sink gets is NUL-terminated within TEXT_LINE_MAX bytes,
  *   holds no CR, LF or other control character but tab, and is exactly the
  *   characters transmitted since the previous line (nothing lost, nothing
- *   added), cut at UART_LINE_MAX - 1;
+ *   added), cut at TEXT_LINE_MAX - 1;
  * - only a data write outside DLAB and loopback transmits, and only a
  *   newline, a full line or the flush hands one over;
  * - LSR always reads transmitter empty, IIR reports each THRE at most once
@@ -35,7 +35,7 @@
 #define IER_THR_EMPTY	0x02
 
 struct model {
-	char line[UART_LINE_MAX];	/* what the sink must get next */
+	char line[TEXT_LINE_MAX];	/* what the sink must get next */
 	unsigned int len;
 	unsigned int lines;		/* sink calls so far */
 	uint8_t lcr, mcr, ier;
@@ -44,9 +44,9 @@ struct model {
 static void sink(void *ctx, const char *line)
 {
 	struct model *m = ctx;
-	size_t n = strnlen(line, UART_LINE_MAX);
+	size_t n = strnlen(line, TEXT_LINE_MAX);
 
-	CHECK(n < UART_LINE_MAX);
+	CHECK(n < TEXT_LINE_MAX);
 	for (size_t i = 0; i < n; i++)
 		CHECK((unsigned char)line[i] >= 0x20 || line[i] == '\t');
 	CHECK(n == m->len && memcmp(line, m->line, n) == 0);
@@ -64,7 +64,7 @@ static void model_transmit(struct model *m, uint8_t c, unsigned int *want_lines)
 	if (c == '\r')
 		return;
 	m->line[m->len++] = c < 0x20 && c != '\t' ? '.' : (char)c;
-	if (m->len == UART_LINE_MAX - 1)
+	if (m->len == TEXT_LINE_MAX - 1)
 		++*want_lines;
 }
 
@@ -103,7 +103,7 @@ static void run_op(struct uart *u, struct model *m, const uint8_t *op)
 		m->mcr = value & 0x1f;
 	uart_write(u, offset, value);
 	CHECK(m->lines == want_lines);
-	CHECK(m->len < UART_LINE_MAX - 1);
+	CHECK(m->len < TEXT_LINE_MAX - 1);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

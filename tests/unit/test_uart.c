@@ -51,7 +51,7 @@
 /* What the sink received, line by line. */
 struct console {
 	unsigned int lines;
-	char line[MAX_LINES][UART_LINE_MAX];
+	char line[MAX_LINES][TEXT_LINE_MAX];
 };
 
 static void console_sink(void *ctx, const char *line)
@@ -59,7 +59,7 @@ static void console_sink(void *ctx, const char *line)
 	struct console *c = ctx;
 
 	assert_true(c->lines < MAX_LINES);
-	assert_true(strlen(line) < UART_LINE_MAX);
+	assert_true(strlen(line) < TEXT_LINE_MAX);
 	strcpy(c->line[c->lines++], line);
 }
 
@@ -130,7 +130,7 @@ static void test_control_characters_replaced(void **state)
 /* A line longer than the buffer goes out in pieces, none of them lost. */
 static void test_long_line_flushed_at_limit(void **state)
 {
-	char expected[UART_LINE_MAX];
+	char expected[TEXT_LINE_MAX];
 	struct console c;
 	struct uart u;
 
@@ -139,15 +139,15 @@ static void test_long_line_flushed_at_limit(void **state)
 	for (unsigned int i = 0; i < 300; i++)
 		uart_write(&u, REG_DATA, (uint8_t)('a' + i % 26));
 	assert_int_equal(c.lines, 1);
-	assert_int_equal(strlen(c.line[0]), UART_LINE_MAX - 1);
-	for (unsigned int i = 0; i < UART_LINE_MAX - 1; i++)
+	assert_int_equal(strlen(c.line[0]), TEXT_LINE_MAX - 1);
+	for (unsigned int i = 0; i < TEXT_LINE_MAX - 1; i++)
 		expected[i] = (char)('a' + i % 26);
-	expected[UART_LINE_MAX - 1] = '\0';
+	expected[TEXT_LINE_MAX - 1] = '\0';
 	assert_string_equal(c.line[0], expected);
 	uart_puts(&u, "\n");
 	assert_int_equal(c.lines, 2);
-	assert_int_equal(strlen(c.line[1]), 300 - (UART_LINE_MAX - 1));
-	assert_int_equal(c.line[1][0], 'a' + (UART_LINE_MAX - 1) % 26);
+	assert_int_equal(strlen(c.line[1]), 300 - (TEXT_LINE_MAX - 1));
+	assert_int_equal(c.line[1][0], 'a' + (TEXT_LINE_MAX - 1) % 26);
 }
 
 static void test_flush_hands_over_partial_line(void **state)
@@ -185,12 +185,12 @@ static void test_overlong_len_stays_in_buffer(void **state)
 	memset(&c, 0, sizeof(c));
 	uart_init(u, console_sink, &c);
 	uart_puts(u, "boot");
-	u->len = UART_LINE_MAX + 40;
+	u->out.len = TEXT_LINE_MAX + 40;
 	uart_puts(u, "x\n");
 	assert_int_equal(c.lines, 2);
 	assert_string_equal(c.line[0], "boot");
 	assert_string_equal(c.line[1], "x");
-	u->len = UART_LINE_MAX;
+	u->out.len = TEXT_LINE_MAX;
 	uart_flush(u);
 	assert_int_equal(c.lines, 3);
 	assert_string_equal(c.line[2], "x");	/* what the buffer held */

@@ -83,7 +83,7 @@ static void *filler_run(void *arg)
 	struct race *r = arg;
 
 	for (unsigned int round = 0; round < ROUNDS; round++) {
-		for (unsigned int i = 0; i < UART_LINE_MAX - 2; i++)
+		for (unsigned int i = 0; i < TEXT_LINE_MAX - 2; i++)
 			uart_write(r->uart, REG_DATA, 'a');
 		pthread_barrier_wait(&r->round);
 		uart_write(r->uart, REG_DATA, 'a');
@@ -145,10 +145,10 @@ static void test_writers_race_with_slow_sink(void **state)
 	uart_flush(r.uart);
 
 	assert_int_equal(r.sink_overlaps, 0);
-	assert_true(r.longest <= UART_LINE_MAX - 1);
+	assert_true(r.longest <= TEXT_LINE_MAX - 1);
 	assert_int_equal(r.foreign_bytes, 0);
 	/* Every byte arrives once: nothing lost, nothing from outside line[]. */
-	assert_int_equal(r.bytes, (unsigned long)ROUNDS * (UART_LINE_MAX - 1 + RACING_BYTES));
+	assert_int_equal(r.bytes, (unsigned long)ROUNDS * (TEXT_LINE_MAX - 1 + RACING_BYTES));
 	assert_true(r.lines >= ROUNDS);
 	free(r.uart);
 }
