@@ -1,11 +1,15 @@
 #!/bin/bash
 # Bochs data-path scenarios: virtio-net between two guests, served by
 # polling sidecores.
-#   haswell      corei7_haswell_4770, 3 CPUs (one sidecore, two vCPUs): ping,
-#                then TCP_RR, UDP_RR, TCP_STREAM and TCP_MAERTS; no doorbell
-#                (kick) writes during the netperf runs; the guests own
-#                their cores' x2APICs: RR costs at most 0.5 exits per
-#                transaction, and no HLT or interrupt exits at all.
+#   haswell      corei7_haswell_4770, 3 CPUs (one sidecore, two vCPUs): both
+#                guests report their platform (memory, TSC, APIC, timer,
+#                exit counters on demand); ping, then TCP_RR, UDP_RR,
+#                TCP_STREAM and TCP_MAERTS; no doorbell (kick) writes
+#                during the netperf runs; the guests own their cores'
+#                x2APICs: RR costs at most 0.5 exits per transaction, and
+#                no HLT or interrupt exits at all. Then beta triple-faults
+#                and stays stopped (on_crash = stop) while alpha's
+#                heartbeat goes on, and alpha powers off cleanly.
 #   twosidecores corei7_haswell_4770, 4 CPUs, sidecores = 0, 1: the guests
 #                sit on different sidecores, so packets cross the SPSC ring.
 #   nehalem      corei5_lynnfield_750, 3 CPUs: TCP_RR with the guests
@@ -22,8 +26,50 @@ mkdir -p $out
 
 clean() { tr -d '\r' <"$1"; }
 
+# Lines a guest printed, without the "[name] " prefix.
+guest_lines() { clean "$1" | sed -n "s/^\[$2\] //p"; }
+
+# check_platform LOG GUEST MIB: what guest/scripts/platform.sh reported.
+check_platform() {
+	local log=$1 g=$2 mib=$3 kb host_khz guest_khz t0 t1
+	tap_line "$log" "\\[$g\\] sidecore-guest: up .*" "$g reaches userspace"
+	kb=$(guest_lines "$log" "$g" | sed -n 's/^platform: memtotal_kb //p')
+	[ -n "$kb" ] && [ "$kb" -le $((mib * 1024)) ] && [ "$kb" -ge $(((mib - 64) * 1024)) ]
+	tap_result $? "$g MemTotal ${kb:-?} kB is ${mib} MiB less the kernel's own reservations"
+	host_khz=$(clean "$log" | sed -nE 's/^tsc: ([0-9]+) kHz from .*/\1/p')
+	# Linux prints "MHz TSC" only when it differs from the "MHz processor" line.
+	guest_khz=$(guest_lines "$log" "$g" |
+		sed -nE 's/.*tsc: Detected ([0-9]+)\.([0-9]{3}) MHz (processor|TSC).*/\1\2/p' | tail -1)
+	[ -n "$guest_khz" ] && [ "$((10#$guest_khz))" = "$host_khz" ]
+	tap_result $? "$g TSC is the hypervisor's $host_khz kHz (guest: ${guest_khz:-none})"
+	! guest_lines "$log" "$g" | grep -qiE 'Fast TSC calibration|TSC calibration using PIT|calibrate.*PIT|PIT calibration'
+	tap_result $? "$g did no PIT calibration"
+	! guest_lines "$log" "$g" | grep -qiE 'APIC.*(error|bug|disabled)|timer.*(not working|broken)|unstable|watchdog: BUG|soft lockup'
+	tap_result $? "$g has no APIC or timer errors"
+	read -r t0 t1 < <(guest_lines "$log" "$g" | sed -n 's/^platform: sleep2 //p')
+	awk -v a="${t0:-0}" -v b="${t1:-0}" 'BEGIN { d = b - a; exit !(d >= 1.9 && d <= 2.5) }'
+	tap_result $? "$g: sleep 2 takes 2 s of guest time (${t0:-?} -> ${t1:-?})"
+	# platform.sh writes 'x' to port 0x610: a snapshot tagged 120, apart
+	# from the bench's own tags.
+	clean "$log" | awk -v g="$g" '/^counters: begin tag 120 / { n++ } /^counters: end tag 120$/ { n-- }
+		n > 0 && $0 ~ "^counters: guest " g " vcpu 0 state running exits [0-9]+ " { found = 1 }
+		END { exit !found }'
+	tap_result $? "$g's exit counters shown on demand (port 0x610)"
+}
+
+# check_heartbeat LOG GUEST EVENT: beats are consecutive and some follow EVENT.
+check_heartbeat() {
+	local log=$1 g=$2 event=$3 after
+	guest_lines "$log" "$g" | sed -n 's/^heartbeat //p' |
+		awk '{ if ($1 != NR) exit 1 } END { exit NR < 3 }'
+	tap_result $? "$g heartbeat is unbroken"
+	after=$(clean "$log" | sed -n "/^$event/,\$p" | grep -c "^\[$g\] heartbeat ")
+	[ "$after" -ge 3 ]
+	tap_result $? "$g keeps beating after '$event' ($after beats)"
+}
+
 # run_bench SCENARIO MODEL CPUS [RUN-BOCHS OPTION...]: boots the scenario's
-# ISO until the bench ends.
+# ISO until the bench ends (and whatever else the options wait for).
 run_bench() {
 	local status
 	tools/run-bochs --model "$2" --cpus "$3" --mem 1024 --log $out/$1.log \
@@ -50,8 +96,11 @@ check_tests() {
 }
 
 scenario_haswell() {
-	run_bench haswell corei7_haswell_4770 3
-	tap_line $out/haswell.log '\[beta\] ping: loss 0%' "haswell: ping, 0% loss"
+	local log=$out/haswell.log
+	run_bench haswell corei7_haswell_4770 3 --until "guest beta: crashed" --until "guest alpha: stopped"
+	check_platform $log alpha 192
+	check_platform $log beta 192
+	tap_line $log '\[beta\] ping: loss 0%' "haswell: ping, 0% loss"
 	check_tests haswell TCP_RR UDP_RR TCP_STREAM TCP_MAERTS
 	clean $out/haswell.log | grep -q '^counters: profile sidecore 0 hz [0-9]* samples [1-9][0-9]* outside 0$'
 	tap_result $? "haswell: the sidecore's profile has samples, all inside the text"
@@ -69,6 +118,13 @@ scenario_haswell() {
 		tap_result $? "haswell: $t takes at most 0.5 exits per transaction (${value:-none})"
 	done
 	check_direct haswell
+	# After the bench: beta crashes for good, alpha lives on, then powers off.
+	tap_line $log 'guest beta: crashed \(triple fault\)' "haswell: beta's triple fault is reported"
+	tap_no_line $log '^guest beta: restarting' "haswell: beta stays stopped (on_crash = stop)"
+	check_heartbeat $log alpha "guest beta: crashed"
+	tap_line $log 'guest alpha: stopped \(powered off\)' "haswell: alpha powers off cleanly"
+	tap_line $log 'counters: guest alpha vcpu 0 state stopped exits [0-9]+ .*' \
+		"haswell: alpha's exit counters shown at stop"
 }
 
 # check_direct SCENARIO: both vCPUs took interrupts, and none of them cost a
