@@ -120,11 +120,6 @@ static void cursor_copy(struct chain_cursor *dst, struct chain_cursor *src, uint
 	}
 }
 
-void virtio_vsock_table_init(struct virtio_vsock_table *table)
-{
-	memset(table, 0, sizeof(*table));
-}
-
 static struct virtio_vsock *virtio_vsock_table_find(const struct virtio_vsock_table *table,
 						    uint64_t cid)
 {

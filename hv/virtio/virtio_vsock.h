@@ -62,8 +62,8 @@ struct virtio_vsock_stats {
 };
 
 /*
- * The devices one sidecore serves, by CID. Guarded by that sidecore's lock,
- * as the devices are.
+ * The devices one sidecore serves, by CID; zeroed, it is empty. Guarded by
+ * that sidecore's lock, as the devices are.
  */
 struct virtio_vsock_table {
 	struct virtio_vsock *dev[VIRTIO_VSOCK_TABLE_MAX];
@@ -99,12 +99,6 @@ struct virtio_vsock_params {
 #define VIRTIO_VSOCK_DEVICE_FEATURES					\
 	(1ull << VIRTIO_F_VERSION_1 | 1ull << VIRTIO_VSOCK_F_SEQPACKET |	\
 	 1ull << VIRTIO_RING_F_EVENT_IDX | 1ull << VIRTIO_RING_F_INDIRECT_DESC)
-
-/**
- * virtio_vsock_table_init() - an empty routing table
- * @table: the table
- */
-void virtio_vsock_table_init(struct virtio_vsock_table *table);
 
 /**
  * virtio_vsock_table_add() - route packets for a device's CID to it

@@ -117,7 +117,6 @@ static int world_setup(void **state)
 
 	if (!w)
 		return -1;
-	virtio_vsock_table_init(&w->table);
 	for (unsigned int i = 0; i < GUESTS; i++)
 		w->g[i] = guest_new(w, i);
 	*state = w;
