@@ -36,6 +36,10 @@ struct chain_cursor {
 	uint32_t offset;	/* within segment */
 };
 
+/*
+ * A cursor skip bytes into chain: the payload of a transmit chain starts
+ * after its header, wherever the driver cut the two (skip = HDR_SIZE).
+ */
 static void cursor_init(struct chain_cursor *c, const struct virtq_chain *chain, uint32_t skip)
 {
 	c->chain = chain;
@@ -70,7 +74,11 @@ static void cursor_advance(struct chain_cursor *c, uint32_t n)
 	}
 }
 
-/* Copies len bytes from the cursor into buf; the chain holds them. */
+/*
+ * Copies len bytes from the cursor into buf; the chain holds them. The
+ * cursor functions stop at the chain's end all the same: a caller's count
+ * gone wrong must not turn into an endless loop on the sidecore.
+ */
 static void cursor_read(struct chain_cursor *c, void *buf, uint32_t len)
 {
 	uint8_t *out = buf, *at;
@@ -78,6 +86,8 @@ static void cursor_read(struct chain_cursor *c, void *buf, uint32_t len)
 	while (len) {
 		uint32_t n = cursor_span(c, &at);
 
+		if (!n)
+			break;
 		n = n < len ? n : len;
 		memcpy(out, at, n);
 		cursor_advance(c, n);
@@ -95,6 +105,8 @@ static void cursor_write(struct chain_cursor *c, const void *buf, uint32_t len)
 	while (len) {
 		uint32_t n = cursor_span(c, &at);
 
+		if (!n)
+			break;
 		n = n < len ? n : len;
 		memcpy(at, in, n);
 		cursor_advance(c, n);
@@ -103,7 +115,12 @@ static void cursor_write(struct chain_cursor *c, const void *buf, uint32_t len)
 	}
 }
 
-/* Copies len bytes from one chain's cursor to another's; both hold them. */
+/*
+ * Copies len bytes from one chain's cursor to another's; both hold them.
+ * memmove: a guest sending to its own CID may post a receive buffer over
+ * its transmit payload, and overlapping bytes are its own business, not
+ * undefined behaviour in the hypervisor.
+ */
 static void cursor_copy(struct chain_cursor *dst, struct chain_cursor *src, uint32_t len)
 {
 	uint8_t *from, *to;
@@ -112,14 +129,17 @@ static void cursor_copy(struct chain_cursor *dst, struct chain_cursor *src, uint
 		uint32_t n = cursor_span(src, &from), room = cursor_span(dst, &to);
 
 		n = n < room ? n : room;
+		if (!n)
+			break;
 		n = n < len ? n : len;
-		memcpy(to, from, n);
+		memmove(to, from, n);
 		cursor_advance(src, n);
 		cursor_advance(dst, n);
 		len -= n;
 	}
 }
 
+/* The device with CID cid in table, or NULL; the table is short (one per guest). */
 static struct virtio_vsock *virtio_vsock_table_find(const struct virtio_vsock_table *table,
 						    uint64_t cid)
 {

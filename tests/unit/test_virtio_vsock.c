@@ -460,6 +460,38 @@ static void test_deliver_to_self(void **state)
 	assert_memory_equal(w->received, w->sent, 100);
 }
 
+/*
+ * To itself, into a receive buffer one byte past its own transmit payload:
+ * the copy overlaps, and must read every byte before overwriting it.
+ */
+static void test_deliver_to_self_overlapping(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A];
+	struct virtio_vsock_hdr hdr = header(a, a->cid, VIRTIO_VSOCK_OP_RW, 1000), got;
+	struct vring_buf tx[2], rx;
+	uint8_t *payload, sent[1000];
+	uint64_t h, p;
+
+	configure_all(w, ALL);
+	h = vring_driver_alloc(&a->tx, HDR);
+	p = vring_driver_alloc(&a->tx, 1100);
+	tx[0] = (struct vring_buf){ h, HDR, false };
+	tx[1] = (struct vring_buf){ p, 1000, false };
+	rx = (struct vring_buf){ p + 1 - HDR, HDR + 1000, true };
+	payload = vring_driver_ptr(&a->tx, p);
+	for (unsigned int i = 0; i < sizeof(sent); i++)
+		sent[i] = payload[i] = (uint8_t)(i * 13 + 1);
+	memcpy(vring_driver_ptr(&a->tx, h), &hdr, HDR);
+	vring_driver_post(&a->rx, &rx, 1, false);
+	vring_driver_post(&a->tx, tx, 2, false);
+	run_pass(w);
+	/* The header, written first, took the payload's first byte. */
+	assert_int_equal(guest_receive(w, a, &got, 0), 1000);
+	assert_memory_equal(w->received + 1, sent + 1, 999);
+	assert_int_equal(w->received[0], ((const uint8_t *)&hdr)[HDR - 1]);
+}
+
 /* --- spoofing, RSTs, waiting -------------------------------------------------- */
 
 /* A guest writing another's CID as its source: dropped and counted, nothing broken. */
@@ -921,6 +953,7 @@ int main(void)
 		T(test_large_packet_cut),
 		T(test_seqpacket_marks),
 		T(test_deliver_to_self),
+		T(test_deliver_to_self_overlapping),
 		T(test_spoofed_cid_dropped),
 		T(test_rst_for_unknown_cid),
 		T(test_rst_for_stopped_receiver),
