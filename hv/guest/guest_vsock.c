@@ -174,9 +174,9 @@ static void guest_vsock_print_counters(const struct sidecore_port *port, unsigne
 	const struct virtio_vsock_stats *s = &gv->vsock.stats;
 
 	printk("counters: vsock %s sidecore %u cid %lu packets %lu bytes %lu rsts %lu "
-	       "credit_stalls %lu spoofed %lu doorbells %lu\n",
+	       "dropped %lu credit_stalls %lu spoofed %lu doorbells %lu\n",
 	       gv->vsock.name, sidecore, gv->vsock.cid, s->packets, s->bytes, s->rsts,
-	       s->credit_stalls, s->spoofed, gv->pci.kicks);
+	       s->dropped, s->credit_stalls, s->spoofed, gv->pci.kicks);
 }
 
 static const struct sidecore_port_ops guest_vsock_port_ops = {

@@ -174,8 +174,9 @@ static void virtio_vsock_fail(struct virtio_vsock *dev)
 bool virtio_vsock_init(struct virtio_vsock *dev, const struct virtio_vsock_params *params)
 {
 	memset(dev, 0, sizeof(*dev));
+	/* virtio 1.2 §5.10.4: 0 to 2 and 0xffffffff are reserved, the upper 32 bits zero. */
 	if (!params->mem || !params->table || !params->interrupt ||
-	    params->cid <= VIRTIO_VSOCK_HOST_CID)
+	    params->cid <= VIRTIO_VSOCK_HOST_CID || params->cid >= UINT32_MAX)
 		return false;
 	dev->table = params->table;
 	dev->interrupt = params->interrupt;
@@ -247,10 +248,10 @@ uint32_t virtio_vsock_read_config(const struct virtio_vsock *dev, uint32_t offse
  * (§5.10.6.4; §2.6.5.1: the device does not read a device-writable buffer).
  * Anything else is the driver breaking the queue, not a packet to drop:
  * returns what is wrong, with *detail pinning it down, or NULL with the
- * header copied to hdr.
+ * header copied to hdr. The socket type is not checked here: an unknown
+ * one gets an RST (virtio 1.2 §5.10.6.4), it does not break the queue.
  */
-static const char *virtio_vsock_tx_error(const struct virtio_vsock *dev,
-					 const struct virtq_chain *chain,
+static const char *virtio_vsock_tx_error(const struct virtq_chain *chain,
 					 struct virtio_vsock_hdr *hdr, uint64_t *detail)
 {
 	struct chain_cursor c;
@@ -267,15 +268,29 @@ static const char *virtio_vsock_tx_error(const struct virtio_vsock *dev,
 		return "packet longer than 64 KiB";
 	if (hdr->len != chain->readable - HDR_SIZE)
 		return "header len is not the payload's";
-	*detail = hdr->type;
-	if (hdr->type != VIRTIO_VSOCK_TYPE_STREAM &&
-	    (hdr->type != VIRTIO_VSOCK_TYPE_SEQPACKET ||
-	     !(dev->features & FEATURE(VIRTIO_VSOCK_F_SEQPACKET))))
-		return "unknown socket type";
 	*detail = hdr->op;
 	if (hdr->op < VIRTIO_VSOCK_OP_REQUEST || hdr->op > VIRTIO_VSOCK_OP_CREDIT_REQUEST)
 		return "unknown operation";
+	/*
+	 * Only RW carries data (§5.10.6.4); a payload on anything else would be
+	 * repeated in every piece the packet is cut into. Linux never sends one.
+	 */
+	*detail = hdr->len;
+	if (hdr->op != VIRTIO_VSOCK_OP_RW && hdr->len)
+		return "control packet with a payload";
+	/* The upper halves of the CIDs are reserved and zero (virtio 1.2 §5.10.4, §5.10.6). */
+	*detail = hdr->src_cid >> 32 ? hdr->src_cid : hdr->dst_cid;
+	if (*detail >> 32)
+		return "CID with reserved upper bits";
 	return NULL;
+}
+
+/* Whether dev's driver negotiated the socket type it sent or is to receive. */
+static bool virtio_vsock_knows_type(const struct virtio_vsock *dev, uint16_t type)
+{
+	return type == VIRTIO_VSOCK_TYPE_STREAM ||
+	       (type == VIRTIO_VSOCK_TYPE_SEQPACKET &&
+		(dev->features & FEATURE(VIRTIO_VSOCK_F_SEQPACKET)));
 }
 
 /* Breaks dev's receiveq for a reason found here; the packet goes elsewhere. */
@@ -347,9 +362,12 @@ static enum vsock_delivery virtio_vsock_deliver(struct virtio_vsock *dev,
 }
 
 /*
- * No one at the packet's dst_cid: the sender learns it from an RST in its
- * own receiveq, from the address it tried (§5.10.6.5). An RST itself gets no
- * answer, or two guests could trade them forever.
+ * No one at the packet's dst_cid, or no one there who knows its socket
+ * type: the sender learns it from an RST in its own receiveq, from the
+ * address it tried, of the packet's own type as Linux answers (§5.10.6.5;
+ * virtio 1.2 §5.10.6.4: "A VIRTIO_VSOCK_OP_RST reply MUST be sent if a
+ * packet is received with an unknown type value"). An RST itself gets no
+ * answer, or two guests could trade them forever: it is dropped.
  */
 static enum vsock_delivery virtio_vsock_refuse(struct virtio_vsock *dev,
 					       const struct virtio_vsock_hdr *hdr)
@@ -364,8 +382,10 @@ static enum vsock_delivery virtio_vsock_refuse(struct virtio_vsock *dev,
 	};
 	enum vsock_delivery result;
 
-	if (hdr->op == VIRTIO_VSOCK_OP_RST)
+	if (hdr->op == VIRTIO_VSOCK_OP_RST) {
+		dev->stats.dropped++;
 		return VSOCK_DELIVERED;
+	}
 	result = virtio_vsock_deliver(dev, &rst, NULL);
 	if (result == VSOCK_DELIVERED)
 		dev->stats.rsts++;
@@ -380,8 +400,12 @@ static enum vsock_delivery virtio_vsock_forward(struct virtio_vsock *dev,
 	struct virtio_vsock *dst = virtio_vsock_table_find(dev->table, hdr->dst_cid);
 	enum vsock_delivery result = VSOCK_GONE;
 
-	/* The host's CID is no device's: the table never holds CIDs below 3. */
-	if (dst && virtio_vsock_active(dst))
+	/*
+	 * The host's CID is no device's: the table never holds CIDs below 3. A
+	 * SEQPACKET packet for a driver that did not negotiate it would break
+	 * that driver's transmitq with its own RST reply; the sender gets one.
+	 */
+	if (dst && virtio_vsock_active(dst) && virtio_vsock_knows_type(dst, hdr->type))
 		result = virtio_vsock_deliver(dst, hdr, chain);
 	if (result == VSOCK_DELIVERED) {
 		dev->stats.packets++;
@@ -403,7 +427,7 @@ unsigned int virtio_vsock_poll_tx(struct virtio_vsock *dev, unsigned int budget)
 	int got = 0;
 
 	while (done < budget && virtio_vsock_active(dev) && (got = virtq_pop(vq, &chain)) > 0) {
-		error = virtio_vsock_tx_error(dev, &chain, &hdr, &detail);
+		error = virtio_vsock_tx_error(&chain, &hdr, &detail);
 		if (error) {
 			virtq_break(vq, error, detail);
 			got = -1;
@@ -412,6 +436,12 @@ unsigned int virtio_vsock_poll_tx(struct virtio_vsock *dev, unsigned int budget)
 		/* A guest speaks only for its own CID; the packet is dropped, the queue goes on. */
 		if (hdr.src_cid != dev->cid) {
 			dev->stats.spoofed++;
+		} else if (!virtio_vsock_knows_type(dev, hdr.type)) {
+			if (virtio_vsock_refuse(dev, &hdr) == VSOCK_STALLED) {
+				virtq_unpop(vq, 1);
+				dev->stats.credit_stalls++;
+				break;
+			}
 		} else if (virtio_vsock_forward(dev, &hdr, &chain) == VSOCK_STALLED) {
 			/* Waiting keeps the stream whole: the next pass tries this packet again. */
 			virtq_unpop(vq, 1);

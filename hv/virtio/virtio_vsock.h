@@ -56,7 +56,8 @@ typedef void (*virtio_vsock_interrupt_fn)(struct virtio_vsock *dev, unsigned int
 struct virtio_vsock_stats {
 	uint64_t packets;	/* delivered to another device (or itself) */
 	uint64_t bytes;		/* their payload */
-	uint64_t rsts;		/* RSTs the device answered with: no one at dst_cid */
+	uint64_t rsts;		/* RSTs the device answered with: no one at dst_cid, or no type known */
+	uint64_t dropped;	/* RSTs taken and not delivered: nobody to take them */
 	uint64_t credit_stalls;	/* passes the transmitq waited for receive buffers */
 	uint64_t spoofed;	/* dropped: src_cid not the device's own */
 };
@@ -88,7 +89,7 @@ struct virtio_vsock {
 
 struct virtio_vsock_params {
 	const char *name;	/* the guest's name, for messages (kept) */
-	uint64_t cid;		/* the guest's, 3 or more */
+	uint64_t cid;		/* the guest's, 3 to 0xfffffffe */
 	const struct guest_mem *mem;
 	struct virtio_vsock_table *table;
 	virtio_vsock_interrupt_fn interrupt;
@@ -117,7 +118,7 @@ bool virtio_vsock_table_add(struct virtio_vsock_table *table, struct virtio_vsoc
  * The caller then adds it to the table with virtio_vsock_table_add().
  *
  * Return: false when params lack memory, table or callback, or the CID is
- * one of the reserved 0 to 2.
+ * one of the reserved 0 to 2 or 0xffffffff, or does not fit in 32 bits.
  */
 bool virtio_vsock_init(struct virtio_vsock *dev, const struct virtio_vsock_params *params);
 
@@ -188,7 +189,8 @@ uint32_t virtio_vsock_read_config(const struct virtio_vsock *dev, uint32_t offse
  *
  * Each packet is copied into the receive buffers of the device its dst_cid
  * names, split over as many as it needs, each with its own header; one for
- * an unknown CID is answered with an RST into @dev's own receiveq. When the
+ * an unknown CID, or of a socket type the sender or the receiver did not
+ * negotiate, is answered with an RST into @dev's own receiveq. When the
  * receiver (or, for an RST, @dev) has too few receive buffers the packet is
  * left in the transmitq and the pass stops there: nothing is dropped or
  * reordered. A malformed chain or header makes the device need a reset.

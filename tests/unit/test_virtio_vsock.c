@@ -313,7 +313,7 @@ static void test_config_space(void **state)
 	struct world *w = *state;
 	struct virtio_vsock_params params = {
 		.name = "D",
-		.cid = 0x123456789aull,
+		.cid = 0x100000003ull,
 		.mem = &w->g[A]->mem,
 		.table = &w->table,
 		.interrupt = record_interrupt,
@@ -322,10 +322,15 @@ static void test_config_space(void **state)
 
 	assert_int_equal(virtio_vsock_read_config(&w->g[B]->dev, 0, 4), 4);
 	assert_int_equal(virtio_vsock_read_config(&w->g[B]->dev, 4, 4), 0);
+	/* virtio 1.2 §5.10.4: the upper 32 bits are reserved, 0xffffffff too. */
+	assert_false(virtio_vsock_init(&dev, &params));
+	params.cid = UINT32_MAX;
+	assert_false(virtio_vsock_init(&dev, &params));
+	params.cid = 0xfedcba98;
 	assert_true(virtio_vsock_init(&dev, &params));
-	assert_int_equal(virtio_vsock_read_config(&dev, 0, 4), 0x3456789a);
-	assert_int_equal(virtio_vsock_read_config(&dev, 4, 4), 0x12);
-	assert_int_equal(virtio_vsock_read_config(&dev, 1, 1), 0x78);
+	assert_int_equal(virtio_vsock_read_config(&dev, 0, 4), 0xfedcba98);
+	assert_int_equal(virtio_vsock_read_config(&dev, 4, 4), 0);
+	assert_int_equal(virtio_vsock_read_config(&dev, 1, 1), 0xba);
 	assert_int_equal(virtio_vsock_read_config(&dev, 6, 4), 0);
 	assert_int_equal(virtio_vsock_read_config(&dev, UINT32_MAX - 1, 4), 0);
 }
@@ -527,7 +532,7 @@ static void test_rst_for_unknown_cid(void **state)
 {
 	struct world *w = *state;
 	struct guest *a = w->g[A];
-	const uint64_t nowhere[] = { 9, VIRTIO_VSOCK_HOST_CID, 0x100000003ull };
+	const uint64_t nowhere[] = { 9, VIRTIO_VSOCK_HOST_CID, UINT32_MAX };
 	struct virtio_vsock_hdr got;
 
 	configure_all(w, ALL);
@@ -549,11 +554,13 @@ static void test_rst_for_unknown_cid(void **state)
 	assert_int_equal(a->dev.stats.rsts, 3);
 	assert_int_equal(a->dev.stats.packets, 0);
 
-	/* An RST to no one is not answered. */
+	/* An RST to no one is not answered: dropped and counted. */
 	guest_send(w, a, 9, VIRTIO_VSOCK_OP_RST, 0);
 	run_pass(w);
 	assert_nothing_received(w, a);
 	assert_int_equal(a->dev.stats.rsts, 3);
+	assert_int_equal(a->dev.stats.dropped, 1);
+	assert_int_equal(vring_driver_used_idx(&a->tx), 4);
 }
 
 /* A receiver whose driver is not up (or was reset) is no one. */
@@ -766,8 +773,10 @@ static void test_bad_headers(void **state)
 		  "queue 1: header len is not the payload's (50)" },
 		{ BIG + 1, BIG + 1, VIRTIO_VSOCK_TYPE_STREAM, VIRTIO_VSOCK_OP_RW,
 		  "queue 1: packet longer than 64 KiB (65537)" },
-		{ 0, 0, 0, VIRTIO_VSOCK_OP_REQUEST, "queue 1: unknown socket type (0)" },
-		{ 0, 0, 3, VIRTIO_VSOCK_OP_REQUEST, "queue 1: unknown socket type (3)" },
+		{ 10, 10, VIRTIO_VSOCK_TYPE_STREAM, VIRTIO_VSOCK_OP_REQUEST,
+		  "queue 1: control packet with a payload (10)" },
+		{ 1, 1, VIRTIO_VSOCK_TYPE_STREAM, VIRTIO_VSOCK_OP_SHUTDOWN,
+		  "queue 1: control packet with a payload (1)" },
 		{ 0, 0, VIRTIO_VSOCK_TYPE_STREAM, VIRTIO_VSOCK_OP_INVALID,
 		  "queue 1: unknown operation (0)" },
 		{ 0, 0, VIRTIO_VSOCK_TYPE_STREAM, 8, "queue 1: unknown operation (8)" },
@@ -796,19 +805,89 @@ static void test_bad_headers(void **state)
 	}
 }
 
-/* SOCK_SEQPACKET is a type only for a driver that negotiated it. */
-static void test_seqpacket_not_negotiated(void **state)
+/* The upper halves of both CIDs are reserved and zero (virtio 1.2 §5.10.6). */
+static void test_reserved_cid_bits(void **state)
 {
 	struct world *w = *state;
-	struct guest *a = w->g[A];
-	struct virtio_vsock_hdr hdr = header(a, w->g[B]->cid, VIRTIO_VSOCK_OP_REQUEST, 0);
+	struct guest *a = w->g[A], *b = w->g[B];
+	struct virtio_vsock_hdr hdr = header(a, b->cid | 1ull << 32, VIRTIO_VSOCK_OP_REQUEST, 0);
+
+	configure_all(w, ALL);
+	post_rx_buffers(a, 2);
+	guest_send_shaped(w, a, &hdr, 0, &linux_shape);
+	expect_a_broken(w, "virtio A: queue 1: CID with reserved upper bits (4294967300)");
+	assert_nothing_received(w, a);
+	hdr = header(a, b->cid, VIRTIO_VSOCK_OP_REQUEST, 0);
+	hdr.src_cid |= 1ull << 63;
+	guest_send_shaped(w, a, &hdr, 0, &linux_shape);
+	expect_a_broken(w, "virtio A: queue 1: CID with reserved upper bits (9223372036854775811)");
+}
+
+/*
+ * A type the sender did not negotiate (SEQPACKET without the feature) or no
+ * one knows gets an RST of that type back (virtio 1.2 §5.10.6.4), not a
+ * broken queue; an RST of such a type is dropped and counted.
+ */
+static void test_unknown_type_answered(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *b = w->g[B];
+	const uint16_t types[] = { VIRTIO_VSOCK_TYPE_SEQPACKET, 0, 3 };
+	struct virtio_vsock_hdr hdr, got;
 
 	configure_all(w, ALL);
 	virtio_vsock_reset(&a->dev);
 	guest_configure(a, ALL & ~F(VIRTIO_VSOCK_F_SEQPACKET));
+	post_rx_buffers(a, 4);
+	post_rx_buffers(b, 4);
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		hdr = header(a, b->cid, VIRTIO_VSOCK_OP_REQUEST, 0);
+		hdr.type = types[i];
+		guest_send_shaped(w, a, &hdr, 0, &linux_shape);
+		run_pass(w);
+		assert_int_equal(guest_receive(w, a, &got, 0), 0);
+		assert_int_equal(got.op, VIRTIO_VSOCK_OP_RST);
+		assert_int_equal(got.type, types[i]);
+		assert_true(got.src_cid == b->cid);
+		assert_int_equal(got.src_port, 2000);
+	}
+	hdr = header(a, b->cid, VIRTIO_VSOCK_OP_RST, 0);
+	hdr.type = 3;
+	guest_send_shaped(w, a, &hdr, 0, &linux_shape);
+	run_pass(w);
+	assert_nothing_received(w, a);
+	assert_nothing_received(w, b);
+	assert_int_equal(a->dev.stats.rsts, 3);
+	assert_int_equal(a->dev.stats.dropped, 1);
+	assert_int_equal(vring_driver_used_idx(&a->tx), 4);
+	assert_false(virtio_vsock_needs_reset(&a->dev));
+}
+
+/*
+ * SEQPACKET for a receiver that did not negotiate it: its driver would
+ * answer with an RST of a type it does not know and break its own
+ * transmitq. The sender gets the RST instead.
+ */
+static void test_seqpacket_to_receiver_without_it(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *b = w->g[B];
+	struct virtio_vsock_hdr hdr = header(a, b->cid, VIRTIO_VSOCK_OP_REQUEST, 0), got;
+
+	guest_configure(a, ALL);
+	guest_configure(b, BASIC);
+	post_rx_buffers(a, 2);
+	post_rx_buffers(b, 2);
 	hdr.type = VIRTIO_VSOCK_TYPE_SEQPACKET;
 	guest_send_shaped(w, a, &hdr, 0, &linux_shape);
-	expect_a_broken(w, "virtio A: queue 1: unknown socket type (2)");
+	run_pass(w);
+	assert_nothing_received(w, b);
+	assert_int_equal(guest_receive(w, a, &got, 0), 0);
+	assert_int_equal(got.op, VIRTIO_VSOCK_OP_RST);
+	assert_int_equal(got.type, VIRTIO_VSOCK_TYPE_SEQPACKET);
+	assert_true(got.src_cid == b->cid);
+	assert_int_equal(a->dev.stats.rsts, 1);
+	assert_int_equal(a->dev.stats.packets, 0);
 }
 
 static void test_tx_shorter_than_header(void **state)
@@ -957,6 +1036,8 @@ int main(void)
 		T(test_spoofed_cid_dropped),
 		T(test_rst_for_unknown_cid),
 		T(test_rst_for_stopped_receiver),
+		T(test_unknown_type_answered),
+		T(test_seqpacket_to_receiver_without_it),
 		T(test_receiver_without_buffers_stalls),
 		T(test_partial_room_taken_back),
 		T(test_rst_waits_for_buffers),
@@ -965,7 +1046,7 @@ int main(void)
 	};
 	const struct CMUnitTest broken[] = {
 		T(test_bad_headers),
-		T(test_seqpacket_not_negotiated),
+		T(test_reserved_cid_bits),
 		T(test_tx_shorter_than_header),
 		T(test_tx_writable_buffer),
 		T(test_rx_readable_buffer),
