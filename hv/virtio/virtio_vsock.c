@@ -159,15 +159,15 @@ bool virtio_vsock_table_add(struct virtio_vsock_table *table, struct virtio_vsoc
 
 bool virtio_vsock_active(const struct virtio_vsock *dev)
 {
-	return __atomic_load_n(&dev->running, __ATOMIC_ACQUIRE) &&
-	       !__atomic_load_n(&dev->needs_reset, __ATOMIC_RELAXED);
+	return dev->running && !dev->needs_reset;
 }
 
 /* A queue broke: the device stops and tells the driver through a config change. */
 static void virtio_vsock_fail(struct virtio_vsock *dev)
 {
-	if (__atomic_exchange_n(&dev->needs_reset, true, __ATOMIC_RELAXED))
+	if (dev->needs_reset)
 		return;
+	dev->needs_reset = true;
 	dev->interrupt(dev, VIRTIO_VSOCK_CONFIG_CHANGE);
 }
 
@@ -211,23 +211,23 @@ int virtio_vsock_enable_queue(struct virtio_vsock *dev, unsigned int queue,
 
 void virtio_vsock_start(struct virtio_vsock *dev)
 {
-	__atomic_store_n(&dev->running, true, __ATOMIC_RELEASE);
+	dev->running = true;
 }
 
 void virtio_vsock_reset(struct virtio_vsock *dev)
 {
-	__atomic_store_n(&dev->running, false, __ATOMIC_RELEASE);
+	dev->running = false;
 	for (unsigned int i = 0; i < VIRTIO_VSOCK_QUEUES; i++)
 		virtq_reset(&dev->queue[i]);
 	dev->features = 0;
 	dev->rx_unpublished = false;
 	dev->tx_unpublished = false;
-	__atomic_store_n(&dev->needs_reset, false, __ATOMIC_RELAXED);
+	dev->needs_reset = false;
 }
 
 bool virtio_vsock_needs_reset(const struct virtio_vsock *dev)
 {
-	return __atomic_load_n(&dev->needs_reset, __ATOMIC_RELAXED);
+	return dev->needs_reset;
 }
 
 uint32_t virtio_vsock_read_config(const struct virtio_vsock *dev, uint32_t offset,

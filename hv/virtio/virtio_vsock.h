@@ -11,10 +11,12 @@
  * calls in here for feature bits, the configuration space, queue layout and
  * the status transitions. Interrupts leave through one callback.
  *
- * Threads: virtio_vsock_set_features(), _enable_queue() and _start() run
- * before the device is started, virtio_vsock_reset() only while its
- * sidecore leaves the device alone; the data path calls run on the owning
- * sidecore, under the lock that also guards every device of its table.
+ * Threads: every call runs under one lock, that of the sidecore whose
+ * table holds the device. A pass copies from each device of the table into
+ * the others' receive queues, so that lock guards them all; the transport's
+ * calls (features, queues, start, reset) come from the guest's vCPUs, which
+ * take the same lock around BAR and configuration accesses. No field is
+ * read without it.
  */
 #ifndef SIDECORE_VIRTIO_VIRTIO_VSOCK_H
 #define SIDECORE_VIRTIO_VIRTIO_VSOCK_H
