@@ -19,6 +19,7 @@
 
 #include "arch/console.h"
 #include "arch/spinlock.h"
+#include "arch/tsc.h"
 #include "config/guest_layout.h"
 #include "guest/guest.h"
 #include "guest/guest_log.h"
@@ -159,8 +160,7 @@ static void guest_vsock_flush(struct sidecore_port *port, uint64_t now)
 {
 	struct guest_vsock *gv = container_of(port, struct guest_vsock, port);
 
-	(void)now;
-	virtio_vsock_flush(&gv->vsock);
+	virtio_vsock_flush(&gv->vsock, now);
 	if (virtio_vsock_needs_reset(&gv->vsock) && !gv->needs_reset_reported) {
 		gv->needs_reset_reported = true;
 		guest_log(gv->guest, "virtio-vsock: device needs reset\n");
@@ -174,9 +174,9 @@ static void guest_vsock_print_counters(const struct sidecore_port *port, unsigne
 	const struct virtio_vsock_stats *s = &gv->vsock.stats;
 
 	printk("counters: vsock %s sidecore %u cid %lu packets %lu bytes %lu rsts %lu "
-	       "dropped %lu credit_stalls %lu spoofed %lu doorbells %lu\n",
+	       "dropped %lu resets %lu credit_stalls %lu spoofed %lu doorbells %lu\n",
 	       gv->vsock.name, sidecore, gv->vsock.cid, s->packets, s->bytes, s->rsts,
-	       s->dropped, s->credit_stalls, s->spoofed, gv->pci.kicks);
+	       s->dropped, s->resets, s->credit_stalls, s->spoofed, gv->pci.kicks);
 }
 
 static const struct sidecore_port_ops guest_vsock_port_ops = {
@@ -197,6 +197,7 @@ static bool guest_vsock_init(struct guest_vsock *gv, struct guest *g, struct sid
 		.table = &guest_vsock_tables[sc->index],
 		.interrupt = guest_vsock_interrupt,
 		.ctx = gv,
+		.stall_timeout = tsc_hz() / 1000 * VIRTIO_VSOCK_STALL_MS,
 	};
 
 	memset(gv, 0, sizeof(*gv));

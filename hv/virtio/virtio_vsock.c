@@ -6,8 +6,10 @@
  * is read once out of the transmit chain, wherever the driver cut it, and
  * checked; what the receiver gets is that copy, never the sender's bytes a
  * second time. Delivery is all or nothing: the packet goes into the
- * receiver's buffers, cut into as many packets as the buffers need, or the
- * buffers it had taken go back and the sender waits. Linux posts receive
+ * receiver's buffers, cut into as many packets as the buffers need, or none
+ * is written and the sender waits, VIRTIO_VSOCK_STALL_MS at most before
+ * the connection is reset: a stream's bytes arrive in order or the
+ * connection is reset, never with a gap. RSTs never wait. Linux posts receive
  * buffers of 4 KiB but sends up to 64 KiB at once, so the cutting is what
  * lets large writes through; every piece repeats the header with its own
  * len, and for SOCK_SEQPACKET only the last keeps the EOM and EOR marks
@@ -26,6 +28,7 @@ _Static_assert(sizeof(struct virtio_vsock_hdr) == 44, "§5.10.6: the header is 4
 enum vsock_delivery {
 	VSOCK_DELIVERED,
 	VSOCK_STALLED,		/* too few receive buffers: try again next pass */
+	VSOCK_UNFIT,		/* its whole ring could not hold the packet */
 	VSOCK_GONE,		/* the receiver broke its receiveq meanwhile */
 };
 
@@ -183,6 +186,7 @@ bool virtio_vsock_init(struct virtio_vsock *dev, const struct virtio_vsock_param
 	dev->ctx = params->ctx;
 	dev->name = params->name;
 	dev->cid = params->cid;
+	dev->stall_timeout = params->stall_timeout;
 	dev->config.guest_cid = params->cid;
 	for (unsigned int i = 0; i < VIRTIO_VSOCK_QUEUES; i++)
 		virtq_init(&dev->queue[i], params->mem, params->name, i);
@@ -222,6 +226,8 @@ void virtio_vsock_reset(struct virtio_vsock *dev)
 	dev->features = 0;
 	dev->rx_unpublished = false;
 	dev->tx_unpublished = false;
+	dev->stall.dst = NULL;
+	memset(dev->reset, 0, sizeof(dev->reset));
 	dev->needs_reset = false;
 }
 
@@ -303,9 +309,65 @@ static enum vsock_delivery virtio_vsock_break_rx(struct virtio_vsock *dev, const
 }
 
 /*
+ * A receive buffer must be the device's to write (§2.6.5.1) and take a
+ * header, and some payload when there is some: pieces without any would
+ * use up the queue for nothing. Returns what is wrong, or NULL.
+ */
+static const char *virtio_vsock_rx_error(const struct virtq_chain *chain, uint32_t left,
+					 uint64_t *detail)
+{
+	*detail = chain->head;
+	if (chain->readable)
+		return "receive buffer with a device-readable part";
+	*detail = chain->writable;
+	if (chain->writable < HDR_SIZE + (left ? 1 : 0))
+		return "receive buffer too small for a packet";
+	return NULL;
+}
+
+/*
+ * Whether dev's receive buffers hold a packet of len payload bytes, without
+ * writing any: a receiver short of buffers then costs a sender no copying.
+ * VSOCK_UNFIT when they cannot even once the driver has made its whole
+ * ring available.
+ */
+static enum vsock_delivery virtio_vsock_room(struct virtio_vsock *dev, uint32_t len)
+{
+	struct virtq *vq = &dev->queue[VIRTIO_VSOCK_RX_QUEUE];
+	enum vsock_delivery result = VSOCK_STALLED;
+	struct virtq_chain chain;
+	uint16_t buffers = 0;
+	const char *error;
+	uint64_t detail;
+	int got;
+
+	while ((got = virtq_pop(vq, &chain)) > 0) {
+		buffers++;
+		error = virtio_vsock_rx_error(&chain, len, &detail);
+		if (error)
+			return virtio_vsock_break_rx(dev, error, detail);
+		if (chain.writable - HDR_SIZE >= len) {
+			result = VSOCK_DELIVERED;
+			break;
+		}
+		len -= chain.writable - HDR_SIZE;
+	}
+	if (got < 0) {
+		virtio_vsock_fail(dev);
+		return VSOCK_GONE;
+	}
+	virtq_unpop(vq, buffers);
+	if (result == VSOCK_STALLED && buffers == vq->size)
+		result = VSOCK_UNFIT;
+	return result;
+}
+
+/*
  * Copies a packet into dev's receive buffers: the checked header hdr, then
  * hdr->len payload bytes from payload (NULL when there are none). Each
- * buffer takes a header and as much payload as fits after it.
+ * buffer takes a header and as much payload as fits after it. The room is
+ * counted first; the copy still checks every buffer, since the driver may
+ * rewrite its descriptors between the two looks.
  */
 static enum vsock_delivery virtio_vsock_deliver(struct virtio_vsock *dev,
 						const struct virtio_vsock_hdr *hdr,
@@ -318,8 +380,13 @@ static enum vsock_delivery virtio_vsock_deliver(struct virtio_vsock *dev,
 	struct virtio_vsock_hdr piece;
 	struct virtq_chain chain;
 	uint16_t buffers = 0;
+	uint64_t detail;
+	const char *error;
+	enum vsock_delivery room = virtio_vsock_room(dev, hdr->len);
 	int got;
 
+	if (room != VSOCK_DELIVERED)
+		return room;
 	if (payload)
 		cursor_init(&src, payload, HDR_SIZE);
 	do {
@@ -333,17 +400,9 @@ static enum vsock_delivery virtio_vsock_deliver(struct virtio_vsock *dev,
 			virtq_unpop(vq, buffers);
 			return VSOCK_STALLED;
 		}
-		/* §2.6.5.1: the device writes only device-writable buffers. */
-		if (chain.readable)
-			return virtio_vsock_break_rx(dev, "receive buffer with a device-readable part",
-						     chain.head);
-		/*
-		 * A buffer must take a header, and some payload when there is
-		 * some: pieces without any would use up the queue for nothing.
-		 */
-		if (chain.writable < HDR_SIZE + (left ? 1 : 0))
-			return virtio_vsock_break_rx(dev, "receive buffer too small for a packet",
-						     chain.writable);
+		error = virtio_vsock_rx_error(&chain, left, &detail);
+		if (error)
+			return virtio_vsock_break_rx(dev, error, detail);
 		piece = *hdr;
 		piece.len = chain.writable - HDR_SIZE < left ? chain.writable - HDR_SIZE : left;
 		/* A message ends with its last piece only (virtio 1.2 §5.10.6.6). */
@@ -362,6 +421,21 @@ static enum vsock_delivery virtio_vsock_deliver(struct virtio_vsock *dev,
 }
 
 /*
+ * Hands the device's own RST to dev's receive buffers. RSTs are not
+ * flow-controlled and Linux copes with a lost one (the socket is gone
+ * either way), so one without a buffer at once is dropped and counted:
+ * waiting for it would hold up every packet behind it (§5.10.6.5).
+ */
+static void virtio_vsock_send_rst(struct virtio_vsock *dev, const struct virtio_vsock_hdr *rst,
+				  struct virtio_vsock *sender)
+{
+	if (virtio_vsock_deliver(dev, rst, NULL) == VSOCK_DELIVERED)
+		sender->stats.rsts++;
+	else
+		sender->stats.dropped++;
+}
+
+/*
  * No one at the packet's dst_cid, or no one there who knows its socket
  * type: the sender learns it from an RST in its own receiveq, from the
  * address it tried, of the packet's own type as Linux answers (§5.10.6.5;
@@ -369,8 +443,7 @@ static enum vsock_delivery virtio_vsock_deliver(struct virtio_vsock *dev,
  * packet is received with an unknown type value"). An RST itself gets no
  * answer, or two guests could trade them forever: it is dropped.
  */
-static enum vsock_delivery virtio_vsock_refuse(struct virtio_vsock *dev,
-					       const struct virtio_vsock_hdr *hdr)
+static void virtio_vsock_refuse(struct virtio_vsock *dev, const struct virtio_vsock_hdr *hdr)
 {
 	struct virtio_vsock_hdr rst = {
 		.src_cid = hdr->dst_cid,
@@ -380,40 +453,135 @@ static enum vsock_delivery virtio_vsock_refuse(struct virtio_vsock *dev,
 		.type = hdr->type,
 		.op = VIRTIO_VSOCK_OP_RST,
 	};
-	enum vsock_delivery result;
 
+	if (hdr->op == VIRTIO_VSOCK_OP_RST)
+		dev->stats.dropped++;
+	else
+		virtio_vsock_send_rst(dev, &rst, dev);
+}
+
+/*
+ * Whether dst takes packets of the type: a device whose driver is running,
+ * with its receiveq enabled (a guest that never enables it is no one, not
+ * a receiver to wait for), and that negotiated the type. SEQPACKET for a
+ * driver without it would break that driver's transmitq with its own RST
+ * reply; the sender gets the RST instead.
+ */
+static bool virtio_vsock_takes(const struct virtio_vsock *dst, uint16_t type)
+{
+	return dst && virtio_vsock_active(dst) && dst->queue[VIRTIO_VSOCK_RX_QUEUE].ready &&
+	       virtio_vsock_knows_type(dst, type);
+}
+
+/* The slot remembering hdr's connection as reset, or NULL. */
+static struct virtio_vsock_stream *virtio_vsock_reset_slot(struct virtio_vsock *dev,
+							    const struct virtio_vsock_hdr *hdr)
+{
+	for (unsigned int i = 0; i < VIRTIO_VSOCK_RESET_SLOTS; i++) {
+		struct virtio_vsock_stream *s = &dev->reset[i];
+
+		if (s->used && s->dst_cid == hdr->dst_cid && s->src_port == hdr->src_port &&
+		    s->dst_port == hdr->dst_port)
+			return s;
+	}
+	return NULL;
+}
+
+/*
+ * The device dropped a packet of dev's connection to dst: the connection
+ * is reset at both ends, so that neither waits for the lost bytes nor
+ * takes what follows them as if nothing were missing. Each end gets an
+ * RST from the other, if it has a buffer for it now, and dev's later
+ * packets on the connection, already queued behind, are dropped until it
+ * starts a new one with a REQUEST or closes it with an RST.
+ */
+static void virtio_vsock_reset_stream(struct virtio_vsock *dev, struct virtio_vsock *dst,
+				      const struct virtio_vsock_hdr *hdr)
+{
+	struct virtio_vsock_hdr rst = {
+		.src_cid = hdr->src_cid,
+		.dst_cid = hdr->dst_cid,
+		.src_port = hdr->src_port,
+		.dst_port = hdr->dst_port,
+		.type = hdr->type,
+		.op = VIRTIO_VSOCK_OP_RST,
+	};
+
+	dev->stats.resets++;
+	dev->stats.dropped++;
+	dev->reset[dev->reset_next] = (struct virtio_vsock_stream){ hdr->dst_cid, hdr->src_port,
+								    hdr->dst_port, true };
+	dev->reset_next = (dev->reset_next + 1) % VIRTIO_VSOCK_RESET_SLOTS;
+	virtio_vsock_send_rst(dst, &rst, dev);
+	virtio_vsock_refuse(dev, hdr);
+}
+
+/*
+ * A packet to dst found too few receive buffers: it waits, but not past
+ * the stall timeout, and not at all when dst's whole ring could not hold
+ * it. Retries wait for dst's driver to post buffers (its avail->idx to
+ * move), so that a stalled pass costs no copying.
+ */
+static enum vsock_delivery virtio_vsock_stalled(struct virtio_vsock *dev,
+						struct virtio_vsock *dst,
+						const struct virtio_vsock_hdr *hdr,
+						enum vsock_delivery result)
+{
 	if (hdr->op == VIRTIO_VSOCK_OP_RST) {
 		dev->stats.dropped++;
 		return VSOCK_DELIVERED;
 	}
-	result = virtio_vsock_deliver(dev, &rst, NULL);
-	if (result == VSOCK_DELIVERED)
-		dev->stats.rsts++;
-	return result;
+	if (dev->stall.dst != dst) {
+		dev->stall.dst = dst;
+		dev->stall.since = dev->now;
+	}
+	dev->stall.avail_idx = virtq_avail_idx(&dst->queue[VIRTIO_VSOCK_RX_QUEUE]);
+	if (result == VSOCK_STALLED && dev->now - dev->stall.since < dev->stall_timeout)
+		return VSOCK_STALLED;
+	virtio_vsock_reset_stream(dev, dst, hdr);
+	return VSOCK_DELIVERED;
 }
 
-/* Hands a checked packet from dev's transmit chain to the device at dst_cid. */
-static enum vsock_delivery virtio_vsock_forward(struct virtio_vsock *dev,
-						const struct virtio_vsock_hdr *hdr,
-						const struct virtq_chain *chain)
+/*
+ * Hands a checked packet from dev's transmit chain to the device at
+ * dst_cid, or answers it. VSOCK_STALLED leaves it at the head of the
+ * transmitq; anything else means it is done with.
+ */
+static enum vsock_delivery virtio_vsock_send(struct virtio_vsock *dev,
+					     const struct virtio_vsock_hdr *hdr,
+					     const struct virtq_chain *chain)
 {
 	struct virtio_vsock *dst = virtio_vsock_table_find(dev->table, hdr->dst_cid);
-	enum vsock_delivery result = VSOCK_GONE;
+	struct virtio_vsock_stream *reset = virtio_vsock_reset_slot(dev, hdr);
+	enum vsock_delivery result;
 
-	/*
-	 * The host's CID is no device's: the table never holds CIDs below 3. A
-	 * SEQPACKET packet for a driver that did not negotiate it would break
-	 * that driver's transmitq with its own RST reply; the sender gets one.
-	 */
-	if (dst && virtio_vsock_active(dst) && virtio_vsock_knows_type(dst, hdr->type))
+	if (reset && hdr->op != VIRTIO_VSOCK_OP_REQUEST && hdr->op != VIRTIO_VSOCK_OP_RST) {
+		dev->stats.dropped++;
+		return VSOCK_DELIVERED;
+	}
+	if (reset)
+		reset->used = false;
+	/* The host's CID is no device's: the table never holds CIDs below 3. */
+	if (!virtio_vsock_knows_type(dev, hdr->type) || !virtio_vsock_takes(dst, hdr->type)) {
+		virtio_vsock_refuse(dev, hdr);
+		return VSOCK_DELIVERED;
+	}
+	if (dev->stall.dst == dst &&
+	    virtq_avail_idx(&dst->queue[VIRTIO_VSOCK_RX_QUEUE]) == dev->stall.avail_idx)
+		result = VSOCK_STALLED;
+	else
 		result = virtio_vsock_deliver(dst, hdr, chain);
-	if (result == VSOCK_DELIVERED) {
+	switch (result) {
+	case VSOCK_DELIVERED:
 		dev->stats.packets++;
 		dev->stats.bytes += hdr->len;
+		return VSOCK_DELIVERED;
+	case VSOCK_GONE:
+		virtio_vsock_refuse(dev, hdr);
+		return VSOCK_DELIVERED;
+	default:
+		return virtio_vsock_stalled(dev, dst, hdr, result);
 	}
-	if (result == VSOCK_GONE)
-		return virtio_vsock_refuse(dev, hdr);
-	return result;
 }
 
 unsigned int virtio_vsock_poll_tx(struct virtio_vsock *dev, unsigned int budget)
@@ -436,18 +604,13 @@ unsigned int virtio_vsock_poll_tx(struct virtio_vsock *dev, unsigned int budget)
 		/* A guest speaks only for its own CID; the packet is dropped, the queue goes on. */
 		if (hdr.src_cid != dev->cid) {
 			dev->stats.spoofed++;
-		} else if (!virtio_vsock_knows_type(dev, hdr.type)) {
-			if (virtio_vsock_refuse(dev, &hdr) == VSOCK_STALLED) {
-				virtq_unpop(vq, 1);
-				dev->stats.credit_stalls++;
-				break;
-			}
-		} else if (virtio_vsock_forward(dev, &hdr, &chain) == VSOCK_STALLED) {
+		} else if (virtio_vsock_send(dev, &hdr, &chain) == VSOCK_STALLED) {
 			/* Waiting keeps the stream whole: the next pass tries this packet again. */
 			virtq_unpop(vq, 1);
 			dev->stats.credit_stalls++;
 			break;
 		}
+		dev->stall.dst = NULL;
 		/* The device wrote nothing into a transmit buffer. */
 		virtq_push(vq, chain.head, 0);
 		dev->tx_unpublished = true;
@@ -458,7 +621,7 @@ unsigned int virtio_vsock_poll_tx(struct virtio_vsock *dev, unsigned int budget)
 	return done;
 }
 
-void virtio_vsock_flush(struct virtio_vsock *dev)
+void virtio_vsock_flush(struct virtio_vsock *dev, uint64_t now)
 {
 	struct virtq *rx = &dev->queue[VIRTIO_VSOCK_RX_QUEUE];
 	struct virtq *tx = &dev->queue[VIRTIO_VSOCK_TX_QUEUE];
@@ -475,4 +638,5 @@ void virtio_vsock_flush(struct virtio_vsock *dev)
 		if (virtq_needs_interrupt(rx))
 			dev->interrupt(dev, VIRTIO_VSOCK_RX_QUEUE);
 	}
+	dev->now = now;
 }

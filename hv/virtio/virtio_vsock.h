@@ -4,8 +4,9 @@
  * receiveq 0, transmitq 1, eventq 2. The device carries packets between
  * guests: each transmitted packet is checked, looked up by its destination
  * CID in the table of the devices its sidecore serves, and copied into the
- * receiver's receive buffers. The hypervisor keeps no connection state: the
- * guests' credit (buf_alloc, fwd_cnt) travels in the headers, end to end.
+ * receiver's receive buffers. The hypervisor keeps no connection state but
+ * the few connections it reset: the guests' credit (buf_alloc, fwd_cnt)
+ * travels in the headers, end to end.
  *
  * The transport (virtio-pci) owns the registers and the device status; it
  * calls in here for feature bits, the configuration space, queue layout and
@@ -46,6 +47,15 @@
  * (VIRTIO_VSOCK_MAX_PKT_BUF_SIZE); a longer one breaks the transmitq.
  */
 #define VIRTIO_VSOCK_PAYLOAD_MAX	(64 * 1024)
+/*
+ * How long the head packet of a transmitq may wait for a receiver's
+ * buffers before the device resets its connection (docs/data-path.md,
+ * "vsock"): long enough for a guest that keeps up to post buffers again,
+ * short enough that its other connections barely notice.
+ */
+#define VIRTIO_VSOCK_STALL_MS		10
+/* Connections of one sender the device remembers having reset. */
+#define VIRTIO_VSOCK_RESET_SLOTS	4
 /* Devices a table routes between: every guest's, on one sidecore. */
 #define VIRTIO_VSOCK_TABLE_MAX		LIMIT_GUESTS
 
@@ -58,8 +68,9 @@ typedef void (*virtio_vsock_interrupt_fn)(struct virtio_vsock *dev, unsigned int
 struct virtio_vsock_stats {
 	uint64_t packets;	/* delivered to another device (or itself) */
 	uint64_t bytes;		/* their payload */
-	uint64_t rsts;		/* RSTs the device answered with: no one at dst_cid, or no type known */
-	uint64_t dropped;	/* RSTs taken and not delivered: nobody to take them */
+	uint64_t rsts;		/* RSTs the device answered with: no one at dst_cid, no type known, a reset */
+	uint64_t dropped;	/* taken, not delivered: RSTs no one took at once, a reset connection's */
+	uint64_t resets;	/* connections reset: a packet waited too long, or could never fit */
 	uint64_t credit_stalls;	/* passes the transmitq waited for receive buffers */
 	uint64_t spoofed;	/* dropped: src_cid not the device's own */
 };
@@ -71,6 +82,21 @@ struct virtio_vsock_stats {
 struct virtio_vsock_table {
 	struct virtio_vsock *dev[VIRTIO_VSOCK_TABLE_MAX];
 	unsigned int count;
+};
+
+/* A connection of the device's, as its packets name it (src_cid is the device's). */
+struct virtio_vsock_stream {
+	uint64_t dst_cid;
+	uint32_t src_port;
+	uint32_t dst_port;
+	bool used;
+};
+
+/* The head packet of the transmitq waiting for a receiver's buffers. */
+struct virtio_vsock_stall {
+	const struct virtio_vsock *dst;	/* the receiver; NULL: no packet waits */
+	uint64_t since;			/* the clock when it first waited */
+	uint16_t avail_idx;		/* the receiver's avail->idx at the last try */
 };
 
 struct virtio_vsock {
@@ -86,6 +112,12 @@ struct virtio_vsock {
 	bool needs_reset;	/* a queue broke: DEVICE_NEEDS_RESET */
 	bool rx_unpublished;	/* receive entries pushed but not yet published */
 	bool tx_unpublished;	/* transmit entries pushed but not yet published */
+	uint64_t now;		/* the clock at the last flush */
+	uint64_t stall_timeout;	/* clock units a head packet may wait */
+	struct virtio_vsock_stall stall;
+	/* Reset connections: their later packets are dropped until a new REQUEST. */
+	struct virtio_vsock_stream reset[VIRTIO_VSOCK_RESET_SLOTS];
+	unsigned int reset_next;	/* the slot the next reset takes */
 	struct virtio_vsock_stats stats;
 };
 
@@ -96,6 +128,7 @@ struct virtio_vsock_params {
 	struct virtio_vsock_table *table;
 	virtio_vsock_interrupt_fn interrupt;
 	void *ctx;
+	uint64_t stall_timeout;	/* VIRTIO_VSOCK_STALL_MS in the units of flush's now */
 };
 
 /* What the device offers (virtio 1.1 §5.10.3), for a constant ops table. */
@@ -192,10 +225,16 @@ uint32_t virtio_vsock_read_config(const struct virtio_vsock *dev, uint32_t offse
  * Each packet is copied into the receive buffers of the device its dst_cid
  * names, split over as many as it needs, each with its own header; one for
  * an unknown CID, or of a socket type the sender or the receiver did not
- * negotiate, is answered with an RST into @dev's own receiveq. When the
- * receiver (or, for an RST, @dev) has too few receive buffers the packet is
- * left in the transmitq and the pass stops there: nothing is dropped or
- * reordered. A malformed chain or header makes the device need a reset.
+ * negotiate, is answered with an RST into @dev's own receiveq; so is one
+ * for a receiver whose receiveq is not enabled. When the receiver has too
+ * few receive buffers the packet is left in the transmitq and the pass
+ * stops there, without copying anything, and later passes try it again
+ * only once the receiver posted buffers. Past the params' stall_timeout,
+ * or at once when the receiver's whole ring could not hold it, the packet
+ * is dropped and its connection reset, an RST to each end: a stream's
+ * bytes arrive in order or the connection is reset. RSTs, the guest's
+ * and the device's, are delivered at once or dropped, never waited for.
+ * A malformed chain or header makes the device need a reset.
  *
  * Return: packets taken from the transmitq (spoofed ones included).
  */
@@ -204,10 +243,12 @@ unsigned int virtio_vsock_poll_tx(struct virtio_vsock *dev, unsigned int budget)
 /**
  * virtio_vsock_flush() - end of a poll pass: publish, then interrupt if asked for
  * @dev: the device
+ * @now: the caller's clock, in the units of the params' stall_timeout
  *
  * Publishes the transmit completions and the received packets of the pass,
- * and raises each queue's interrupt where the driver asked for one.
+ * and raises each queue's interrupt where the driver asked for one. The
+ * next pass times its stalls by @now.
  */
-void virtio_vsock_flush(struct virtio_vsock *dev);
+void virtio_vsock_flush(struct virtio_vsock *dev, uint64_t now);
 
 #endif

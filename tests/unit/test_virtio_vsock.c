@@ -36,6 +36,7 @@
 #define B		1
 #define C		2
 #define BIG		(64 * 1024)
+#define STALL		100	/* the devices' stall timeout, in w->now units */
 
 struct guest {
 	struct guest_mem mem;
@@ -48,6 +49,7 @@ struct guest {
 struct world {
 	struct virtio_vsock_table table;
 	struct guest *g[GUESTS];
+	uint64_t now;		/* the clock run_pass() hands to flush */
 	uint8_t sent[BIG];
 	uint8_t received[BIG];
 };
@@ -97,6 +99,7 @@ static struct guest *guest_new(struct world *w, unsigned int n)
 		.table = &w->table,
 		.interrupt = record_interrupt,
 		.ctx = g,
+		.stall_timeout = STALL,
 	};
 
 	assert_non_null(g);
@@ -244,7 +247,7 @@ static void run_pass(struct world *w)
 	for (unsigned int i = 0; i < GUESTS; i++)
 		virtio_vsock_poll_tx(&w->g[i]->dev, 32);
 	for (unsigned int i = 0; i < GUESTS; i++)
-		virtio_vsock_flush(&w->g[i]->dev);
+		virtio_vsock_flush(&w->g[i]->dev, w->now);
 }
 
 static void assert_nothing_received(struct world *w, struct guest *g)
@@ -351,8 +354,8 @@ static void test_deliver_a_to_b(void **state)
 	guest_send_shaped(w, a, &sent, 0, &linux_shape);
 	assert_int_equal(virtio_vsock_poll_tx(&a->dev, 32), 1);
 	assert_int_equal(vring_driver_used_idx(&b->rx), 0);	/* not published before flush */
-	virtio_vsock_flush(&a->dev);
-	virtio_vsock_flush(&b->dev);
+	virtio_vsock_flush(&a->dev, w->now);
+	virtio_vsock_flush(&b->dev, w->now);
 	assert_int_equal(b->interrupts[VIRTIO_VSOCK_RX_QUEUE], 1);
 	assert_int_equal(a->interrupts[VIRTIO_VSOCK_TX_QUEUE], 1);
 	assert_int_equal(guest_receive(w, b, &got, 0), 0);
@@ -512,8 +515,8 @@ static void test_spoofed_cid_dropped(void **state)
 	post_rx_buffers(b, 2);
 	guest_send_shaped(w, a, &forged, 0, &linux_shape);
 	assert_int_equal(virtio_vsock_poll_tx(&a->dev, 32), 1);
-	virtio_vsock_flush(&a->dev);
-	virtio_vsock_flush(&b->dev);
+	virtio_vsock_flush(&a->dev, w->now);
+	virtio_vsock_flush(&b->dev, w->now);
 	assert_int_equal(a->dev.stats.spoofed, 1);
 	assert_int_equal(a->dev.stats.packets, 0);
 	assert_nothing_received(w, b);
@@ -632,12 +635,22 @@ static void test_partial_room_taken_back(void **state)
 {
 	struct world *w = *state;
 	struct guest *a = w->g[A], *b = w->g[B];
+	uint8_t untouched[HDR + RX_PAYLOAD];
 	struct virtio_vsock_hdr got;
+	uint64_t gpa[2];
 
 	configure_all(w, ALL);
-	post_rx_buffers(b, 2);
+	memset(untouched, 0xee, sizeof(untouched));
+	for (unsigned int i = 0; i < 2; i++) {
+		gpa[i] = vring_driver_post_rx(&b->rx, HDR + RX_PAYLOAD);
+		memset(vring_driver_ptr(&b->rx, gpa[i]), 0xee, sizeof(untouched));
+	}
 	guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_RW, 3 * RX_PAYLOAD);
 	run_pass(w);
+	/* Room is counted before anything is copied. */
+	for (unsigned int i = 0; i < 2; i++)
+		assert_memory_equal(vring_driver_ptr(&b->rx, gpa[i]), untouched,
+				    sizeof(untouched));
 	assert_int_equal(vring_driver_used_idx(&b->rx), 0);
 	assert_int_equal(vring_driver_used_idx(&a->tx), 0);
 	assert_int_equal(b->interrupts[VIRTIO_VSOCK_RX_QUEUE], 0);
@@ -651,23 +664,180 @@ static void test_partial_room_taken_back(void **state)
 	assert_int_equal(vring_driver_used_idx(&a->tx), 1);
 }
 
-/* The RST waits for the sender's own receive buffers like any packet. */
-static void test_rst_waits_for_buffers(void **state)
+/*
+ * RSTs are not flow-controlled: the device's own, and a guest's, go at once
+ * or are dropped and counted. Here A, posting no receive buffers, pokes B;
+ * B's RST reply must not sit in B's transmitq ahead of B's traffic to C.
+ */
+static void test_rst_dropped_without_buffers(void **state)
 {
 	struct world *w = *state;
-	struct guest *a = w->g[A];
-	struct virtio_vsock_hdr got;
+	struct guest *a = w->g[A], *b = w->g[B], *c = w->g[C];
+	struct virtio_vsock_hdr got, rst;
 
 	configure_all(w, ALL);
 	guest_send(w, a, 9, VIRTIO_VSOCK_OP_REQUEST, 0);
 	run_pass(w);
-	assert_int_equal(vring_driver_used_idx(&a->tx), 0);
-	assert_int_equal(a->dev.stats.credit_stalls, 1);
-	post_rx_buffers(a, 1);
+	assert_int_equal(vring_driver_used_idx(&a->tx), 1);
+	assert_int_equal(a->dev.stats.rsts, 0);
+	assert_int_equal(a->dev.stats.dropped, 1);
+	assert_int_equal(a->dev.stats.credit_stalls, 0);
+
+	post_rx_buffers(b, 1);
+	post_rx_buffers(c, 1);
+	guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_REQUEST, 0);
 	run_pass(w);
+	assert_int_equal(guest_receive(w, b, &got, 0), 0);
+	rst = header(b, a->cid, VIRTIO_VSOCK_OP_RST, 0);
+	guest_send_shaped(w, b, &rst, 0, &linux_shape);
+	guest_send(w, b, c->cid, VIRTIO_VSOCK_OP_RW, 10);
+	run_pass(w);
+	assert_int_equal(vring_driver_used_idx(&b->tx), 2);
+	assert_int_equal(guest_receive(w, c, &got, 0), 10);
+	assert_int_equal(b->dev.stats.dropped, 1);
+	assert_int_equal(b->dev.stats.packets, 1);
+	assert_int_equal(b->dev.stats.credit_stalls, 0);
+}
+
+/* A receiveq never enabled is no one there, not a receiver to wait for. */
+static void test_rx_queue_not_enabled_is_no_one(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *b = w->g[B];
+	struct virtq_layout layout;
+	struct virtio_vsock_hdr got;
+
+	guest_configure(a, ALL);
+	post_rx_buffers(a, 1);
+	assert_true(virtio_vsock_set_features(&b->dev, ALL));
+	vring_driver_init(&b->tx, &b->mem, QSIZE, RX_END, TX_END);
+	layout = vring_driver_layout(&b->tx);
+	assert_int_equal(virtio_vsock_enable_queue(&b->dev, VIRTIO_VSOCK_TX_QUEUE, &layout), 0);
+	virtio_vsock_start(&b->dev);
+	guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_RW, 100);
+	run_pass(w);
+	assert_int_equal(vring_driver_used_idx(&a->tx), 1);
 	assert_int_equal(guest_receive(w, a, &got, 0), 0);
 	assert_int_equal(got.op, VIRTIO_VSOCK_OP_RST);
-	assert_int_equal(vring_driver_used_idx(&a->tx), 1);
+	assert_true(got.src_cid == b->cid);
+	assert_int_equal(a->dev.stats.credit_stalls, 0);
+}
+
+/*
+ * A packet waits for B's buffers STALL clock units at most; then it is
+ * dropped and the connection reset: A gets an RST from B, A's later packets
+ * on it are dropped even once B has buffers (B must not see a gap), a new
+ * REQUEST on the same ports goes through, and A's traffic to C, stuck
+ * behind, flows.
+ */
+static void test_stall_resets_connection(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *b = w->g[B], *c = w->g[C];
+	struct virtio_vsock_hdr got;
+
+	configure_all(w, ALL);
+	post_rx_buffers(a, 2);
+	post_rx_buffers(c, 1);
+	guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_RW, 1000);
+	guest_send(w, a, c->cid, VIRTIO_VSOCK_OP_RW, 10);
+	run_pass(w);
+	w->now += STALL - 1;
+	run_pass(w);
+	run_pass(w);
+	assert_int_equal(vring_driver_used_idx(&a->tx), 0);
+	assert_int_equal(a->dev.stats.credit_stalls, 3);
+	w->now += 1;
+	run_pass(w);		/* the flush before it brought the clock */
+	run_pass(w);
+	assert_int_equal(vring_driver_used_idx(&a->tx), 2);
+	assert_int_equal(guest_receive(w, c, &got, 0), 10);
+	assert_int_equal(guest_receive(w, a, &got, 0), 0);
+	assert_int_equal(got.op, VIRTIO_VSOCK_OP_RST);
+	assert_true(got.src_cid == b->cid);
+	assert_int_equal(got.src_port, 2000);
+	assert_int_equal(got.dst_port, 1000);
+	assert_int_equal(a->dev.stats.resets, 1);
+	assert_int_equal(a->dev.stats.dropped, 2);	/* the packet, and B's RST: no buffer */
+	assert_int_equal(a->dev.stats.rsts, 1);
+
+	post_rx_buffers(b, 2);
+	guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_RW, 500);
+	run_pass(w);
+	assert_nothing_received(w, b);
+	assert_int_equal(a->dev.stats.dropped, 3);
+	guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_REQUEST, 0);
+	guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_RW, 500);
+	run_pass(w);
+	assert_int_equal(guest_receive(w, b, &got, 0), 0);
+	assert_int_equal(got.op, VIRTIO_VSOCK_OP_REQUEST);
+	assert_int_equal(guest_receive(w, b, &got, 0), 500);
+	assert_int_equal(a->dev.stats.packets, 3);
+}
+
+/*
+ * B's buffers are too small for A's 64 KiB write even with its whole ring
+ * posted: the connection is reset at once, an RST to each end, instead of
+ * A waiting for ever with its packet to C behind.
+ */
+static void test_small_buffers_reset_at_once(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *b = w->g[B], *c = w->g[C];
+	struct virtio_vsock_hdr got;
+
+	configure_all(w, ALL);
+	for (unsigned int i = 0; i < QSIZE; i++)
+		vring_driver_post_rx(&b->rx, HDR + 100);
+	post_rx_buffers(a, 1);
+	post_rx_buffers(c, 1);
+	guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_RW, BIG);
+	guest_send(w, a, c->cid, VIRTIO_VSOCK_OP_RW, 10);
+	run_pass(w);
+	assert_int_equal(vring_driver_used_idx(&a->tx), 2);
+	assert_int_equal(guest_receive(w, c, &got, 0), 10);
+	assert_int_equal(guest_receive(w, a, &got, 0), 0);
+	assert_int_equal(got.op, VIRTIO_VSOCK_OP_RST);
+	assert_true(got.src_cid == b->cid);
+	assert_int_equal(guest_receive(w, b, &got, 0), 0);
+	assert_int_equal(got.op, VIRTIO_VSOCK_OP_RST);
+	assert_true(got.src_cid == a->cid);
+	assert_int_equal(got.src_port, 1000);
+	assert_nothing_received(w, b);
+	assert_int_equal(a->dev.stats.resets, 1);
+	assert_int_equal(a->dev.stats.rsts, 2);
+	assert_int_equal(a->dev.stats.credit_stalls, 0);
+}
+
+/*
+ * A stalled packet is tried again only once B posts buffers: until then B's
+ * ring is not even looked at, so a buffer B spoils meanwhile goes unseen;
+ * the next post makes the device look, and find it.
+ */
+static void test_stall_retries_when_buffers_posted(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *b = w->g[B];
+	struct vring_buf buf;
+	uint16_t head;
+	char log[512];
+
+	configure_all(w, ALL);
+	buf = (struct vring_buf){ vring_driver_alloc(&b->rx, HDR + 100), HDR + 100, true };
+	head = vring_driver_post(&b->rx, &buf, 1, false);
+	guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_RW, 1000);
+	run_pass(w);
+	b->rx.desc[head].flags &= ~VRING_DESC_F_WRITE;
+	run_pass(w);
+	run_pass(w);
+	assert_false(virtio_vsock_needs_reset(&b->dev));
+	assert_int_equal(a->dev.stats.credit_stalls, 3);
+	vring_driver_post_rx(&b->rx, HDR + 4096);
+	stderr_capture_begin();
+	run_pass(w);
+	stderr_capture_end(log, sizeof(log));
+	assert_non_null(strstr(log, "virtio B: queue 0: receive buffer with a device-readable part"));
+	assert_true(virtio_vsock_needs_reset(&b->dev));
 }
 
 /* Interrupts only where the driver asked (flags without EVENT_IDX, §2.6.7). */
@@ -1014,7 +1184,7 @@ static void test_not_running(void **state)
 	assert_int_equal(virtio_vsock_enable_queue(&a->dev, VIRTIO_VSOCK_TX_QUEUE, &layout), 0);
 	guest_send(w, a, 9, VIRTIO_VSOCK_OP_REQUEST, 0);
 	assert_int_equal(virtio_vsock_poll_tx(&a->dev, 32), 0);
-	virtio_vsock_flush(&a->dev);
+	virtio_vsock_flush(&a->dev, w->now);
 	assert_int_equal(vring_driver_used_idx(&a->tx), 0);
 }
 
@@ -1040,7 +1210,11 @@ int main(void)
 		T(test_seqpacket_to_receiver_without_it),
 		T(test_receiver_without_buffers_stalls),
 		T(test_partial_room_taken_back),
-		T(test_rst_waits_for_buffers),
+		T(test_rst_dropped_without_buffers),
+		T(test_rx_queue_not_enabled_is_no_one),
+		T(test_stall_resets_connection),
+		T(test_small_buffers_reset_at_once),
+		T(test_stall_retries_when_buffers_posted),
 		T(test_interrupts_suppressed),
 		T(test_tx_budget),
 	};
