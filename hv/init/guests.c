@@ -16,6 +16,7 @@
 #include "guest/guest.h"
 #include "guest/guest_console.h"
 #include "guest/guest_net.h"
+#include "guest/guest_vsock.h"
 #include "init/guests.h"
 #include "lib/printf.h"
 #include "mm/page_alloc.h"
@@ -86,7 +87,9 @@ static void guests_create_one(const struct config_guest *cg, const struct plan_g
 		return;
 	}
 	g->print_counters = guests_print_counters;
-	if (!guest_net_create(g, sc, cg->mac) || !guest_console_create(g)) {
+	/* A guest with a `cid` in its section also gets a vsock device (docs/config.md). */
+	if (!guest_net_create(g, sc, cg->mac) || !guest_console_create(g) ||
+	    (cg->key_line[CONFIG_KEY_CID] && !guest_vsock_create(g, sc, cg->cid))) {
 		printk("guest %s: not started\n", cg->name);
 		return;
 	}

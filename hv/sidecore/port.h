@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * port.h - what a sidecore serves. A device whose queues a sidecore polls
- * (a guest's virtio-net today; virtio-vsock and NIC queue pairs alike)
+ * (a guest's virtio-net and virtio-vsock devices; NIC queue pairs alike)
  * embeds a struct sidecore_port and hands it to sidecore_attach(); the poll
  * loop knows nothing else of it (docs/data-path.md, "Ports").
  */

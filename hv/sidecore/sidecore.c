@@ -20,8 +20,8 @@
 
 /* The planner marks at most CONFIG_MAX_SIDECORES cores; the switch serves as many. */
 _Static_assert(CONFIG_MAX_SIDECORES == NET_MAX_SIDECORES, "config and switch disagree on sidecores");
-/* Every guest may be placed on one sidecore, and each has one port. */
-_Static_assert(SIDECORE_MAX_PORTS >= CONFIG_MAX_GUESTS, "a sidecore cannot serve every guest");
+/* Every guest may be placed on one sidecore, and each has two ports: its NIC and vsock device. */
+_Static_assert(SIDECORE_MAX_PORTS >= 2 * CONFIG_MAX_GUESTS, "a sidecore cannot serve every guest");
 /* A switch port per guest NIC and an uplink per sidecore. */
 _Static_assert(NET_MAX_PORTS >= CONFIG_MAX_GUESTS + NET_MAX_SIDECORES,
 	       "the switch has too few ports");

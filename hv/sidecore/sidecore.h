@@ -17,7 +17,8 @@
 #include "net/net.h"
 #include "sidecore/port.h"
 
-#define SIDECORE_MAX_PORTS	LIMIT_GUESTS	/* one sidecore may serve every guest */
+/* One sidecore may serve every guest's NIC and vsock device. */
+#define SIDECORE_MAX_PORTS	(2 * LIMIT_GUESTS)
 #define SIDECORE_BATCH		32	/* packets per port per poll (docs/data-path.md) */
 #define SIDECORE_QUANTUM	8	/* packets per port per turn within a poll */
 /* How long a transmit completion may wait for company (docs/data-path.md). */

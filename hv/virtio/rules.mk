@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 #
 # hv/virtio: the virtio-pci transport, the virtqueue walker and the
-# virtio-net and virtio-console device logic are pure state machines over registers and guest
-# memory, unit-tested and fuzzed on the host.
+# virtio-net, virtio-console and virtio-vsock device logic are pure state
+# machines over registers and guest memory, unit-tested and fuzzed on the host.
 PURE_SRCS += hv/virtio/virtq.c hv/virtio/virtio_net.c hv/virtio/virtio_console.c
+PURE_SRCS += hv/virtio/virtio_vsock.c
 PURE_SRCS += hv/virtio/virtio_pci.c hv/virtio/virtio_pci_caps.c

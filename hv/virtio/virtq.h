@@ -125,6 +125,20 @@ int virtq_enable(struct virtq *vq, const struct virtq_layout *layout, uint64_t f
 bool virtq_pending(const struct virtq *vq);
 
 /**
+ * virtq_avail_idx() - the driver's available index as it stands now.
+ * @vq: the queue, enabled
+ *
+ * An unchecked look for a caller that only asks whether the driver added
+ * buffers since it last looked; virtq_pop() does the checking.
+ *
+ * Return: avail->idx.
+ */
+static inline uint16_t virtq_avail_idx(const struct virtq *vq)
+{
+	return __atomic_load_n(&vq->avail->idx, __ATOMIC_RELAXED);
+}
+
+/**
  * virtq_pop() - take the next available descriptor chain.
  * @vq: the queue
  * @chain: filled with the chain's head and mapped segments

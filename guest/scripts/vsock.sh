@@ -1,0 +1,18 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# A byte stream between two guests over virtio-vsock. With
+# sidecore.vsock-peer=CID, sends sidecore.vsock-bytes= bytes (default 1 MiB)
+# to CID on sidecore.vsock-port= (default 5000) and prints
+# "vsockcheck: sent N bytes sum S"; without it, listens on that port in the
+# background (put it before a script that does not return, netserver) and
+# prints "vsockcheck: received N bytes sum S" once the bytes are in. The
+# two sums match when every byte arrived in order.
+
+port=${SIDECORE_VSOCK_PORT:-5000}
+bytes=${SIDECORE_VSOCK_BYTES:-1048576}
+if [ -n "${SIDECORE_VSOCK_PEER:-}" ]; then
+	vsockcheck send "$SIDECORE_VSOCK_PEER" "$port" "$bytes"
+else
+	vsockcheck listen "$port" "$bytes" &
+fi

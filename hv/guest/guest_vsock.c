@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * guest_vsock.c - wires a guest's virtio-vsock device model to its
+ * virtio-pci function, its sidecore and its vCPUs.
+ *
+ * Locking is guest_net.c's: the sidecore's lock guards the whole device,
+ * struct virtio_pci and struct virtio_vsock alike, and the sidecore's CID
+ * table, since one pass of the sidecore copies packets from each device it
+ * serves into the receive queues of the others. BAR accesses take it, the
+ * bus takes it as the function's lock around configuration accesses, the
+ * poll pass holds it, and so does a restart's device reset. Order: the bus
+ * lock, then the sidecore lock, then the console's lock.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include <linux/virtio_ids.h>
+#include <linux/virtio_pci.h>
+
+#include "arch/console.h"
+#include "arch/spinlock.h"
+#include "arch/tsc.h"
+#include "config/guest_layout.h"
+#include "guest/guest.h"
+#include "guest/guest_log.h"
+#include "guest/guest_vsock.h"
+#include "lib/container.h"
+#include "mm/page_alloc.h"
+#include "sidecore/sidecore.h"
+
+/*
+ * Linux keeps its receiveq full of 4 KiB buffers, so that a 64 KiB packet,
+ * cut into 16 of them, always finds room while the guest keeps up.
+ */
+#define GUEST_VSOCK_QUEUE_SIZE	128
+
+/* One CID table per sidecore: a packet reaches the devices of its own sidecore. */
+static struct virtio_vsock_table guest_vsock_tables[NET_MAX_SIDECORES];
+
+/* The transport's MSI-X message, through the guest's one delivery path. */
+static void guest_vsock_send_msi(void *ctx, uint64_t address, uint32_t data)
+{
+	struct guest_vsock *gv = ctx;
+	const char *dropped = guest_msi_send(gv->guest, address, data);
+
+	if (dropped && !gv->bad_msi++)
+		guest_log(gv->guest, "virtio-vsock: MSI address %#lx data %#x: %s, dropped\n",
+			  address, data, dropped);
+}
+
+static void guest_vsock_interrupt(struct virtio_vsock *dev, unsigned int source)
+{
+	struct guest_vsock *gv = dev->ctx;
+
+	if (source == VIRTIO_VSOCK_CONFIG_CHANGE)
+		virtio_pci_config_interrupt(&gv->pci);
+	else
+		virtio_pci_interrupt(&gv->pci, source);
+}
+
+static uint32_t guest_vsock_config_read(void *ctx, unsigned int offset, unsigned int size)
+{
+	struct guest_vsock *gv = ctx;
+
+	return virtio_vsock_read_config(&gv->vsock, offset, size);
+}
+
+static bool guest_vsock_queue_enable(void *ctx, unsigned int queue, uint16_t size,
+				     uint64_t desc, uint64_t driver, uint64_t device)
+{
+	struct guest_vsock *gv = ctx;
+	struct virtq_layout layout = { .size = size, .desc = desc, .avail = driver,
+				       .used = device };
+
+	/* The rings' format depends on what was negotiated (event index, indirect). */
+	if (!virtio_vsock_set_features(&gv->vsock, virtio_pci_driver_features(&gv->pci)))
+		return false;
+	return virtio_vsock_enable_queue(&gv->vsock, queue, &layout) == 0;
+}
+
+static void guest_vsock_driver_ok(void *ctx, uint64_t features)
+{
+	struct guest_vsock *gv = ctx;
+
+	virtio_vsock_set_features(&gv->vsock, features);
+	virtio_vsock_start(&gv->vsock);
+	gv->needs_reset_reported = false;
+	sidecore_wake(gv->sidecore);
+}
+
+static void guest_vsock_device_reset(void *ctx)
+{
+	struct guest_vsock *gv = ctx;
+
+	virtio_vsock_reset(&gv->vsock);
+	gv->needs_reset_reported = false;
+}
+
+static const struct virtio_pci_device_ops guest_vsock_ops = {
+	.device_id = VIRTIO_ID_VSOCK,
+	.features = VIRTIO_VSOCK_DEVICE_FEATURES,
+	.num_queues = VIRTIO_VSOCK_QUEUES,
+	.queue_size_max = GUEST_VSOCK_QUEUE_SIZE,
+	.config_size = sizeof(struct virtio_vsock_config),
+	.config_read = guest_vsock_config_read,
+	.queue_enable = guest_vsock_queue_enable,
+	.driver_ok = guest_vsock_driver_ok,
+	.reset = guest_vsock_device_reset,
+};
+
+static void guest_vsock_reset(struct guest_device *dev)
+{
+	struct guest_vsock *gv = container_of(dev, struct guest_vsock, dev);
+
+	spin_lock(&gv->sidecore->lock);
+	virtio_pci_bar_write(&gv->pci, offsetof(struct virtio_pci_common_cfg, device_status), 1, 0);
+	spin_unlock(&gv->sidecore->lock);
+}
+
+static bool guest_vsock_mmio(struct guest_device *dev, uint64_t gpa, unsigned int size,
+			     bool write, uint64_t *value, bool *notify)
+{
+	struct guest_vsock *gv = container_of(dev, struct guest_vsock, dev);
+	uint64_t offset;
+	bool claimed;
+
+	/* Decode and access under one hold: a config write may move the BAR. */
+	spin_lock(&gv->sidecore->lock);
+	claimed = virtio_pci_bar_decode(&gv->pci, gpa, size, &offset);
+	if (claimed && write)
+		*notify = virtio_pci_bar_write(&gv->pci, offset, size, *value) !=
+			  VIRTIO_PCI_NO_NOTIFY;
+	else if (claimed)
+		*value = virtio_pci_bar_read(&gv->pci, offset, size);
+	spin_unlock(&gv->sidecore->lock);
+	return claimed;
+}
+
+static const struct guest_device_ops guest_vsock_device_ops = {
+	.mmio = guest_vsock_mmio,
+	.reset = guest_vsock_reset,
+};
+
+static bool guest_vsock_live(const struct sidecore_port *port)
+{
+	const struct guest_vsock *gv = container_of(port, struct guest_vsock, port);
+
+	return virtio_vsock_active(&gv->vsock);
+}
+
+static unsigned int guest_vsock_poll(struct sidecore_port *port, unsigned int budget)
+{
+	struct guest_vsock *gv = container_of(port, struct guest_vsock, port);
+
+	return virtio_vsock_poll_tx(&gv->vsock, budget);
+}
+
+/* Publishes the pass's packets and reports a broken device once. */
+static void guest_vsock_flush(struct sidecore_port *port, uint64_t now)
+{
+	struct guest_vsock *gv = container_of(port, struct guest_vsock, port);
+
+	virtio_vsock_flush(&gv->vsock, now);
+	if (virtio_vsock_needs_reset(&gv->vsock) && !gv->needs_reset_reported) {
+		gv->needs_reset_reported = true;
+		guest_log(gv->guest, "virtio-vsock: device needs reset\n");
+		virtio_pci_mark_needs_reset(&gv->pci);
+	}
+}
+
+static void guest_vsock_print_counters(const struct sidecore_port *port, unsigned int sidecore)
+{
+	const struct guest_vsock *gv = container_of(port, struct guest_vsock, port);
+	const struct virtio_vsock_stats *s = &gv->vsock.stats;
+
+	printk("counters: vsock %s sidecore %u cid %lu packets %lu bytes %lu rsts %lu "
+	       "dropped %lu resets %lu credit_stalls %lu spoofed %lu doorbells %lu\n",
+	       gv->vsock.name, sidecore, gv->vsock.cid, s->packets, s->bytes, s->rsts,
+	       s->dropped, s->resets, s->credit_stalls, s->spoofed, gv->pci.kicks);
+}
+
+static const struct sidecore_port_ops guest_vsock_port_ops = {
+	.live = guest_vsock_live,
+	.poll = guest_vsock_poll,
+	.flush = guest_vsock_flush,
+	.print_counters = guest_vsock_print_counters,
+};
+
+/* The device in gv, registered with g and sc; memory is the caller's. */
+static bool guest_vsock_init(struct guest_vsock *gv, struct guest *g, struct sidecore *sc,
+			     uint32_t cid)
+{
+	struct virtio_vsock_params params = {
+		.name = g->name,
+		.cid = cid,
+		.mem = &gv->mem,
+		.table = &guest_vsock_tables[sc->index],
+		.interrupt = guest_vsock_interrupt,
+		.ctx = gv,
+		.stall_timeout = tsc_hz() / 1000 * VIRTIO_VSOCK_STALL_MS,
+	};
+
+	memset(gv, 0, sizeof(*gv));
+	gv->guest = g;
+	gv->sidecore = sc;
+	gv->dev = (struct guest_device){ "virtio-vsock", &guest_vsock_device_ops, &gv->pci.pci, 0 };
+	gv->port.ops = &guest_vsock_port_ops;
+	gv->mem.base = (uint8_t *)(uintptr_t)g->ram_hpa;
+	gv->mem.size = g->ram_size;
+
+	if (!guest_device_add(g, &gv->dev))
+		return false;
+	if (!virtio_vsock_init(&gv->vsock, &params) ||
+	    !virtio_pci_init(&gv->pci, g->name, &guest_vsock_ops, gv, guest_vsock_send_msi, gv,
+			     GUEST_PCI_MMIO_GPA + gv->dev.slot * VIRTIO_PCI_BAR_SIZE))
+		return false;
+	gv->pci.pci.lock = &sc->lock;
+	return virtio_vsock_table_add(params.table, &gv->vsock) && sidecore_attach(sc, &gv->port);
+}
+
+bool guest_vsock_create(struct guest *g, struct sidecore *sc, uint32_t cid)
+{
+	uint64_t bytes = (sizeof(struct guest_vsock) + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
+	struct guest_vsock *gv = (struct guest_vsock *)(uintptr_t)page_alloc_node(g->node, bytes,
+										  PAGE_SIZE);
+
+	if (!gv || !guest_vsock_init(gv, g, sc, cid)) {
+		printk("guest %s: cannot create its virtio-vsock device\n", g->name);
+		return false;
+	}
+	return true;
+}

@@ -1,0 +1,642 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * virtio_vsock.c - the virtio-vsock device's data path (virtio 1.1 §5.10.6).
+ *
+ * A packet is a 44-byte header and, for RW, a payload (§5.10.6). The header
+ * is read once out of the transmit chain, wherever the driver cut it, and
+ * checked; what the receiver gets is that copy, never the sender's bytes a
+ * second time. Delivery is all or nothing: the packet goes into the
+ * receiver's buffers, cut into as many packets as the buffers need, or none
+ * is written and the sender waits, VIRTIO_VSOCK_STALL_MS at most before
+ * the connection is reset: a stream's bytes arrive in order or the
+ * connection is reset, never with a gap. RSTs never wait. Linux posts receive
+ * buffers of 4 KiB but sends up to 64 KiB at once, so the cutting is what
+ * lets large writes through; every piece repeats the header with its own
+ * len, and for SOCK_SEQPACKET only the last keeps the EOM and EOR marks
+ * (virtio 1.2 §5.10.6.6).
+ */
+#include <string.h>
+
+#include "virtio/virtio_vsock.h"
+
+#define HDR_SIZE	((uint32_t)sizeof(struct virtio_vsock_hdr))
+#define FEATURE(bit)	(1ull << (bit))
+
+_Static_assert(sizeof(struct virtio_vsock_hdr) == 44, "§5.10.6: the header is 44 bytes");
+
+/* What became of a packet handed to a receiver. */
+enum vsock_delivery {
+	VSOCK_DELIVERED,
+	VSOCK_STALLED,		/* too few receive buffers: try again next pass */
+	VSOCK_UNFIT,		/* its whole ring could not hold the packet */
+	VSOCK_GONE,		/* the receiver broke its receiveq meanwhile */
+};
+
+/* A position in a chain's bytes, counted across its segments. */
+struct chain_cursor {
+	const struct virtq_chain *chain;
+	uint32_t segment;
+	uint32_t offset;	/* within segment */
+};
+
+/*
+ * A cursor skip bytes into chain: the payload of a transmit chain starts
+ * after its header, wherever the driver cut the two (skip = HDR_SIZE).
+ */
+static void cursor_init(struct chain_cursor *c, const struct virtq_chain *chain, uint32_t skip)
+{
+	c->chain = chain;
+	c->segment = 0;
+	c->offset = 0;
+	while (c->segment < chain->count && skip >= chain->segment[c->segment].len) {
+		skip -= chain->segment[c->segment].len;
+		c->segment++;
+	}
+	c->offset = skip;
+}
+
+/* The contiguous bytes at the cursor and where they are (0 and NULL at the end). */
+static uint32_t cursor_span(const struct chain_cursor *c, uint8_t **at)
+{
+	const struct virtq_segment *seg;
+
+	*at = NULL;
+	if (c->segment >= c->chain->count)
+		return 0;
+	seg = &c->chain->segment[c->segment];
+	*at = seg->data + c->offset;
+	return seg->len - c->offset;
+}
+
+static void cursor_advance(struct chain_cursor *c, uint32_t n)
+{
+	c->offset += n;
+	if (c->segment < c->chain->count && c->offset == c->chain->segment[c->segment].len) {
+		c->segment++;
+		c->offset = 0;
+	}
+}
+
+/*
+ * Copies len bytes from the cursor into buf; the chain holds them. The
+ * cursor functions stop at the chain's end all the same: a caller's count
+ * gone wrong must not turn into an endless loop on the sidecore.
+ */
+static void cursor_read(struct chain_cursor *c, void *buf, uint32_t len)
+{
+	uint8_t *out = buf, *at;
+
+	while (len) {
+		uint32_t n = cursor_span(c, &at);
+
+		if (!n)
+			break;
+		n = n < len ? n : len;
+		memcpy(out, at, n);
+		cursor_advance(c, n);
+		out += n;
+		len -= n;
+	}
+}
+
+/* Copies len bytes from buf to the cursor; the chain has room for them. */
+static void cursor_write(struct chain_cursor *c, const void *buf, uint32_t len)
+{
+	const uint8_t *in = buf;
+	uint8_t *at;
+
+	while (len) {
+		uint32_t n = cursor_span(c, &at);
+
+		if (!n)
+			break;
+		n = n < len ? n : len;
+		memcpy(at, in, n);
+		cursor_advance(c, n);
+		in += n;
+		len -= n;
+	}
+}
+
+/*
+ * Copies len bytes from one chain's cursor to another's; both hold them.
+ * memmove: a guest sending to its own CID may post a receive buffer over
+ * its transmit payload, and overlapping bytes are its own business, not
+ * undefined behaviour in the hypervisor.
+ */
+static void cursor_copy(struct chain_cursor *dst, struct chain_cursor *src, uint32_t len)
+{
+	uint8_t *from, *to;
+
+	while (len) {
+		uint32_t n = cursor_span(src, &from), room = cursor_span(dst, &to);
+
+		n = n < room ? n : room;
+		if (!n)
+			break;
+		n = n < len ? n : len;
+		memmove(to, from, n);
+		cursor_advance(src, n);
+		cursor_advance(dst, n);
+		len -= n;
+	}
+}
+
+/* The device with CID cid in table, or NULL; the table is short (one per guest). */
+static struct virtio_vsock *virtio_vsock_table_find(const struct virtio_vsock_table *table,
+						    uint64_t cid)
+{
+	for (unsigned int i = 0; i < table->count; i++)
+		if (table->dev[i]->cid == cid)
+			return table->dev[i];
+	return NULL;
+}
+
+bool virtio_vsock_table_add(struct virtio_vsock_table *table, struct virtio_vsock *dev)
+{
+	if (table->count == VIRTIO_VSOCK_TABLE_MAX || virtio_vsock_table_find(table, dev->cid))
+		return false;
+	table->dev[table->count++] = dev;
+	return true;
+}
+
+bool virtio_vsock_active(const struct virtio_vsock *dev)
+{
+	return dev->running && !dev->needs_reset;
+}
+
+/* A queue broke: the device stops and tells the driver through a config change. */
+static void virtio_vsock_fail(struct virtio_vsock *dev)
+{
+	if (dev->needs_reset)
+		return;
+	dev->needs_reset = true;
+	dev->interrupt(dev, VIRTIO_VSOCK_CONFIG_CHANGE);
+}
+
+bool virtio_vsock_init(struct virtio_vsock *dev, const struct virtio_vsock_params *params)
+{
+	memset(dev, 0, sizeof(*dev));
+	/* virtio 1.2 §5.10.4: 0 to 2 and 0xffffffff are reserved, the upper 32 bits zero. */
+	if (!params->mem || !params->table || !params->interrupt ||
+	    params->cid <= VIRTIO_VSOCK_HOST_CID || params->cid >= UINT32_MAX)
+		return false;
+	dev->table = params->table;
+	dev->interrupt = params->interrupt;
+	dev->ctx = params->ctx;
+	dev->name = params->name;
+	dev->cid = params->cid;
+	dev->stall_timeout = params->stall_timeout;
+	dev->config.guest_cid = params->cid;
+	for (unsigned int i = 0; i < VIRTIO_VSOCK_QUEUES; i++)
+		virtq_init(&dev->queue[i], params->mem, params->name, i);
+	return true;
+}
+
+bool virtio_vsock_set_features(struct virtio_vsock *dev, uint64_t features)
+{
+	if (features & ~VIRTIO_VSOCK_DEVICE_FEATURES || !(features & FEATURE(VIRTIO_F_VERSION_1)))
+		return false;
+	dev->features = features;
+	return true;
+}
+
+int virtio_vsock_enable_queue(struct virtio_vsock *dev, unsigned int queue,
+			      const struct virtq_layout *layout)
+{
+	if (queue >= VIRTIO_VSOCK_QUEUES)
+		return -1;
+	if (virtq_enable(&dev->queue[queue], layout, dev->features) < 0) {
+		virtio_vsock_fail(dev);
+		return -1;
+	}
+	return 0;
+}
+
+void virtio_vsock_start(struct virtio_vsock *dev)
+{
+	dev->running = true;
+}
+
+void virtio_vsock_reset(struct virtio_vsock *dev)
+{
+	dev->running = false;
+	for (unsigned int i = 0; i < VIRTIO_VSOCK_QUEUES; i++)
+		virtq_reset(&dev->queue[i]);
+	dev->features = 0;
+	dev->rx_unpublished = false;
+	dev->tx_unpublished = false;
+	dev->stall.dst = NULL;
+	memset(dev->reset, 0, sizeof(dev->reset));
+	dev->needs_reset = false;
+}
+
+bool virtio_vsock_needs_reset(const struct virtio_vsock *dev)
+{
+	return dev->needs_reset;
+}
+
+uint32_t virtio_vsock_read_config(const struct virtio_vsock *dev, uint32_t offset,
+				  unsigned int size)
+{
+	const uint8_t *bytes = (const uint8_t *)&dev->config;
+	uint32_t value = 0;
+
+	for (unsigned int i = 0; i < size && i < 4; i++) {
+		if (offset < sizeof(dev->config) && i < sizeof(dev->config) - offset)
+			value |= (uint32_t)bytes[offset + i] << (8 * i);
+	}
+	return value;
+}
+
+/*
+ * A transmit chain is a header and its payload, all for the device to read
+ * (§5.10.6.4; §2.6.5.1: the device does not read a device-writable buffer).
+ * Anything else is the driver breaking the queue, not a packet to drop:
+ * returns what is wrong, with *detail pinning it down, or NULL with the
+ * header copied to hdr. The socket type is not checked here: an unknown
+ * one gets an RST (virtio 1.2 §5.10.6.4), it does not break the queue.
+ */
+static const char *virtio_vsock_tx_error(const struct virtq_chain *chain,
+					 struct virtio_vsock_hdr *hdr, uint64_t *detail)
+{
+	struct chain_cursor c;
+
+	*detail = chain->head;
+	if (chain->writable)
+		return "transmit buffer with a device-writable part";
+	if (chain->readable < HDR_SIZE)
+		return "transmit buffer shorter than the header";
+	cursor_init(&c, chain, 0);
+	cursor_read(&c, hdr, HDR_SIZE);
+	*detail = hdr->len;
+	if (hdr->len > VIRTIO_VSOCK_PAYLOAD_MAX)
+		return "packet longer than 64 KiB";
+	if (hdr->len != chain->readable - HDR_SIZE)
+		return "header len is not the payload's";
+	*detail = hdr->op;
+	if (hdr->op < VIRTIO_VSOCK_OP_REQUEST || hdr->op > VIRTIO_VSOCK_OP_CREDIT_REQUEST)
+		return "unknown operation";
+	/*
+	 * Only RW carries data (§5.10.6.4); a payload on anything else would be
+	 * repeated in every piece the packet is cut into. Linux never sends one.
+	 */
+	*detail = hdr->len;
+	if (hdr->op != VIRTIO_VSOCK_OP_RW && hdr->len)
+		return "control packet with a payload";
+	/* The upper halves of the CIDs are reserved and zero (virtio 1.2 §5.10.4, §5.10.6). */
+	*detail = hdr->src_cid >> 32 ? hdr->src_cid : hdr->dst_cid;
+	if (*detail >> 32)
+		return "CID with reserved upper bits";
+	return NULL;
+}
+
+/* Whether dev's driver negotiated the socket type it sent or is to receive. */
+static bool virtio_vsock_knows_type(const struct virtio_vsock *dev, uint16_t type)
+{
+	return type == VIRTIO_VSOCK_TYPE_STREAM ||
+	       (type == VIRTIO_VSOCK_TYPE_SEQPACKET &&
+		(dev->features & FEATURE(VIRTIO_VSOCK_F_SEQPACKET)));
+}
+
+/* Breaks dev's receiveq for a reason found here; the packet goes elsewhere. */
+static enum vsock_delivery virtio_vsock_break_rx(struct virtio_vsock *dev, const char *reason,
+						 uint64_t detail)
+{
+	virtq_break(&dev->queue[VIRTIO_VSOCK_RX_QUEUE], reason, detail);
+	virtio_vsock_fail(dev);
+	return VSOCK_GONE;
+}
+
+/*
+ * A receive buffer must be the device's to write (§2.6.5.1) and take a
+ * header, and some payload when there is some: pieces without any would
+ * use up the queue for nothing. Returns what is wrong, or NULL.
+ */
+static const char *virtio_vsock_rx_error(const struct virtq_chain *chain, uint32_t left,
+					 uint64_t *detail)
+{
+	*detail = chain->head;
+	if (chain->readable)
+		return "receive buffer with a device-readable part";
+	*detail = chain->writable;
+	if (chain->writable < HDR_SIZE + (left ? 1 : 0))
+		return "receive buffer too small for a packet";
+	return NULL;
+}
+
+/*
+ * Whether dev's receive buffers hold a packet of len payload bytes, without
+ * writing any: a receiver short of buffers then costs a sender no copying.
+ * VSOCK_UNFIT when they cannot even once the driver has made its whole
+ * ring available.
+ */
+static enum vsock_delivery virtio_vsock_room(struct virtio_vsock *dev, uint32_t len)
+{
+	struct virtq *vq = &dev->queue[VIRTIO_VSOCK_RX_QUEUE];
+	enum vsock_delivery result = VSOCK_STALLED;
+	struct virtq_chain chain;
+	uint16_t buffers = 0;
+	const char *error;
+	uint64_t detail;
+	int got;
+
+	while ((got = virtq_pop(vq, &chain)) > 0) {
+		buffers++;
+		error = virtio_vsock_rx_error(&chain, len, &detail);
+		if (error)
+			return virtio_vsock_break_rx(dev, error, detail);
+		if (chain.writable - HDR_SIZE >= len) {
+			result = VSOCK_DELIVERED;
+			break;
+		}
+		len -= chain.writable - HDR_SIZE;
+	}
+	if (got < 0) {
+		virtio_vsock_fail(dev);
+		return VSOCK_GONE;
+	}
+	virtq_unpop(vq, buffers);
+	if (result == VSOCK_STALLED && buffers == vq->size)
+		result = VSOCK_UNFIT;
+	return result;
+}
+
+/*
+ * Copies a packet into dev's receive buffers: the checked header hdr, then
+ * hdr->len payload bytes from payload (NULL when there are none). Each
+ * buffer takes a header and as much payload as fits after it. The room is
+ * counted first; the copy still checks every buffer, since the driver may
+ * rewrite its descriptors between the two looks.
+ */
+static enum vsock_delivery virtio_vsock_deliver(struct virtio_vsock *dev,
+						const struct virtio_vsock_hdr *hdr,
+						const struct virtq_chain *payload)
+{
+	struct virtq *vq = &dev->queue[VIRTIO_VSOCK_RX_QUEUE];
+	uint32_t marks = VIRTIO_VSOCK_SEQ_EOM | VIRTIO_VSOCK_SEQ_EOR;
+	uint32_t left = hdr->len;
+	struct chain_cursor src = { 0 }, dst;
+	struct virtio_vsock_hdr piece;
+	struct virtq_chain chain;
+	uint16_t buffers = 0;
+	uint64_t detail;
+	const char *error;
+	enum vsock_delivery room = virtio_vsock_room(dev, hdr->len);
+	int got;
+
+	if (room != VSOCK_DELIVERED)
+		return room;
+	if (payload)
+		cursor_init(&src, payload, HDR_SIZE);
+	do {
+		got = virtq_pop(vq, &chain);
+		if (got < 0) {
+			virtio_vsock_fail(dev);
+			return VSOCK_GONE;
+		}
+		if (got == 0) {
+			virtq_unpush(vq, buffers);
+			virtq_unpop(vq, buffers);
+			return VSOCK_STALLED;
+		}
+		error = virtio_vsock_rx_error(&chain, left, &detail);
+		if (error)
+			return virtio_vsock_break_rx(dev, error, detail);
+		piece = *hdr;
+		piece.len = chain.writable - HDR_SIZE < left ? chain.writable - HDR_SIZE : left;
+		/* A message ends with its last piece only (virtio 1.2 §5.10.6.6). */
+		if (piece.len < left && hdr->type == VIRTIO_VSOCK_TYPE_SEQPACKET)
+			piece.flags &= ~marks;
+		cursor_init(&dst, &chain, 0);
+		cursor_write(&dst, &piece, HDR_SIZE);
+		if (piece.len)
+			cursor_copy(&dst, &src, piece.len);
+		virtq_push(vq, chain.head, HDR_SIZE + piece.len);
+		buffers++;
+		left -= piece.len;
+	} while (left);
+	dev->rx_unpublished = true;
+	return VSOCK_DELIVERED;
+}
+
+/*
+ * Hands the device's own RST to dev's receive buffers. RSTs are not
+ * flow-controlled and Linux copes with a lost one (the socket is gone
+ * either way), so one without a buffer at once is dropped and counted:
+ * waiting for it would hold up every packet behind it (§5.10.6.5).
+ */
+static void virtio_vsock_send_rst(struct virtio_vsock *dev, const struct virtio_vsock_hdr *rst,
+				  struct virtio_vsock *sender)
+{
+	if (virtio_vsock_deliver(dev, rst, NULL) == VSOCK_DELIVERED)
+		sender->stats.rsts++;
+	else
+		sender->stats.dropped++;
+}
+
+/*
+ * No one at the packet's dst_cid, or no one there who knows its socket
+ * type: the sender learns it from an RST in its own receiveq, from the
+ * address it tried, of the packet's own type as Linux answers (§5.10.6.5;
+ * virtio 1.2 §5.10.6.4: "A VIRTIO_VSOCK_OP_RST reply MUST be sent if a
+ * packet is received with an unknown type value"). An RST itself gets no
+ * answer, or two guests could trade them forever: it is dropped.
+ */
+static void virtio_vsock_refuse(struct virtio_vsock *dev, const struct virtio_vsock_hdr *hdr)
+{
+	struct virtio_vsock_hdr rst = {
+		.src_cid = hdr->dst_cid,
+		.dst_cid = hdr->src_cid,
+		.src_port = hdr->dst_port,
+		.dst_port = hdr->src_port,
+		.type = hdr->type,
+		.op = VIRTIO_VSOCK_OP_RST,
+	};
+
+	if (hdr->op == VIRTIO_VSOCK_OP_RST)
+		dev->stats.dropped++;
+	else
+		virtio_vsock_send_rst(dev, &rst, dev);
+}
+
+/*
+ * Whether dst takes packets of the type: a device whose driver is running,
+ * with its receiveq enabled (a guest that never enables it is no one, not
+ * a receiver to wait for), and that negotiated the type. SEQPACKET for a
+ * driver without it would break that driver's transmitq with its own RST
+ * reply; the sender gets the RST instead.
+ */
+static bool virtio_vsock_takes(const struct virtio_vsock *dst, uint16_t type)
+{
+	return dst && virtio_vsock_active(dst) && dst->queue[VIRTIO_VSOCK_RX_QUEUE].ready &&
+	       virtio_vsock_knows_type(dst, type);
+}
+
+/* The slot remembering hdr's connection as reset, or NULL. */
+static struct virtio_vsock_stream *virtio_vsock_reset_slot(struct virtio_vsock *dev,
+							    const struct virtio_vsock_hdr *hdr)
+{
+	for (unsigned int i = 0; i < VIRTIO_VSOCK_RESET_SLOTS; i++) {
+		struct virtio_vsock_stream *s = &dev->reset[i];
+
+		if (s->used && s->dst_cid == hdr->dst_cid && s->src_port == hdr->src_port &&
+		    s->dst_port == hdr->dst_port)
+			return s;
+	}
+	return NULL;
+}
+
+/*
+ * The device dropped a packet of dev's connection to dst: the connection
+ * is reset at both ends, so that neither waits for the lost bytes nor
+ * takes what follows them as if nothing were missing. Each end gets an
+ * RST from the other, if it has a buffer for it now, and dev's later
+ * packets on the connection, already queued behind, are dropped until it
+ * starts a new one with a REQUEST or closes it with an RST.
+ */
+static void virtio_vsock_reset_stream(struct virtio_vsock *dev, struct virtio_vsock *dst,
+				      const struct virtio_vsock_hdr *hdr)
+{
+	struct virtio_vsock_hdr rst = {
+		.src_cid = hdr->src_cid,
+		.dst_cid = hdr->dst_cid,
+		.src_port = hdr->src_port,
+		.dst_port = hdr->dst_port,
+		.type = hdr->type,
+		.op = VIRTIO_VSOCK_OP_RST,
+	};
+
+	dev->stats.resets++;
+	dev->stats.dropped++;
+	dev->reset[dev->reset_next] = (struct virtio_vsock_stream){ hdr->dst_cid, hdr->src_port,
+								    hdr->dst_port, true };
+	dev->reset_next = (dev->reset_next + 1) % VIRTIO_VSOCK_RESET_SLOTS;
+	virtio_vsock_send_rst(dst, &rst, dev);
+	virtio_vsock_refuse(dev, hdr);
+}
+
+/*
+ * A packet to dst found too few receive buffers: it waits, but not past
+ * the stall timeout, and not at all when dst's whole ring could not hold
+ * it. Retries wait for dst's driver to post buffers (its avail->idx to
+ * move), so that a stalled pass costs no copying.
+ */
+static enum vsock_delivery virtio_vsock_stalled(struct virtio_vsock *dev,
+						struct virtio_vsock *dst,
+						const struct virtio_vsock_hdr *hdr,
+						enum vsock_delivery result)
+{
+	if (hdr->op == VIRTIO_VSOCK_OP_RST) {
+		dev->stats.dropped++;
+		return VSOCK_DELIVERED;
+	}
+	if (dev->stall.dst != dst) {
+		dev->stall.dst = dst;
+		dev->stall.since = dev->now;
+	}
+	dev->stall.avail_idx = virtq_avail_idx(&dst->queue[VIRTIO_VSOCK_RX_QUEUE]);
+	if (result == VSOCK_STALLED && dev->now - dev->stall.since < dev->stall_timeout)
+		return VSOCK_STALLED;
+	virtio_vsock_reset_stream(dev, dst, hdr);
+	return VSOCK_DELIVERED;
+}
+
+/*
+ * Hands a checked packet from dev's transmit chain to the device at
+ * dst_cid, or answers it. VSOCK_STALLED leaves it at the head of the
+ * transmitq; anything else means it is done with.
+ */
+static enum vsock_delivery virtio_vsock_send(struct virtio_vsock *dev,
+					     const struct virtio_vsock_hdr *hdr,
+					     const struct virtq_chain *chain)
+{
+	struct virtio_vsock *dst = virtio_vsock_table_find(dev->table, hdr->dst_cid);
+	struct virtio_vsock_stream *reset = virtio_vsock_reset_slot(dev, hdr);
+	enum vsock_delivery result;
+
+	if (reset && hdr->op != VIRTIO_VSOCK_OP_REQUEST && hdr->op != VIRTIO_VSOCK_OP_RST) {
+		dev->stats.dropped++;
+		return VSOCK_DELIVERED;
+	}
+	if (reset)
+		reset->used = false;
+	/* The host's CID is no device's: the table never holds CIDs below 3. */
+	if (!virtio_vsock_knows_type(dev, hdr->type) || !virtio_vsock_takes(dst, hdr->type)) {
+		virtio_vsock_refuse(dev, hdr);
+		return VSOCK_DELIVERED;
+	}
+	if (dev->stall.dst == dst &&
+	    virtq_avail_idx(&dst->queue[VIRTIO_VSOCK_RX_QUEUE]) == dev->stall.avail_idx)
+		result = VSOCK_STALLED;
+	else
+		result = virtio_vsock_deliver(dst, hdr, chain);
+	switch (result) {
+	case VSOCK_DELIVERED:
+		dev->stats.packets++;
+		dev->stats.bytes += hdr->len;
+		return VSOCK_DELIVERED;
+	case VSOCK_GONE:
+		virtio_vsock_refuse(dev, hdr);
+		return VSOCK_DELIVERED;
+	default:
+		return virtio_vsock_stalled(dev, dst, hdr, result);
+	}
+}
+
+unsigned int virtio_vsock_poll_tx(struct virtio_vsock *dev, unsigned int budget)
+{
+	struct virtq *vq = &dev->queue[VIRTIO_VSOCK_TX_QUEUE];
+	struct virtio_vsock_hdr hdr;
+	struct virtq_chain chain;
+	unsigned int done = 0;
+	const char *error;
+	uint64_t detail;
+	int got = 0;
+
+	while (done < budget && virtio_vsock_active(dev) && (got = virtq_pop(vq, &chain)) > 0) {
+		error = virtio_vsock_tx_error(&chain, &hdr, &detail);
+		if (error) {
+			virtq_break(vq, error, detail);
+			got = -1;
+			break;
+		}
+		/* A guest speaks only for its own CID; the packet is dropped, the queue goes on. */
+		if (hdr.src_cid != dev->cid) {
+			dev->stats.spoofed++;
+		} else if (virtio_vsock_send(dev, &hdr, &chain) == VSOCK_STALLED) {
+			/* Waiting keeps the stream whole: the next pass tries this packet again. */
+			virtq_unpop(vq, 1);
+			dev->stats.credit_stalls++;
+			break;
+		}
+		dev->stall.dst = NULL;
+		/* The device wrote nothing into a transmit buffer. */
+		virtq_push(vq, chain.head, 0);
+		dev->tx_unpublished = true;
+		done++;
+	}
+	if (got < 0)
+		virtio_vsock_fail(dev);
+	return done;
+}
+
+void virtio_vsock_flush(struct virtio_vsock *dev, uint64_t now)
+{
+	struct virtq *rx = &dev->queue[VIRTIO_VSOCK_RX_QUEUE];
+	struct virtq *tx = &dev->queue[VIRTIO_VSOCK_TX_QUEUE];
+
+	if (dev->tx_unpublished) {
+		dev->tx_unpublished = false;
+		virtq_publish(tx);
+		if (virtq_needs_interrupt(tx))
+			dev->interrupt(dev, VIRTIO_VSOCK_TX_QUEUE);
+	}
+	if (dev->rx_unpublished) {
+		dev->rx_unpublished = false;
+		virtq_publish(rx);
+		if (virtq_needs_interrupt(rx))
+			dev->interrupt(dev, VIRTIO_VSOCK_RX_QUEUE);
+	}
+	dev->now = now;
+}

@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * virtio_vsock.h - a guest's virtio-vsock device (virtio 1.1 §5.10):
+ * receiveq 0, transmitq 1, eventq 2. The device carries packets between
+ * guests: each transmitted packet is checked, looked up by its destination
+ * CID in the table of the devices its sidecore serves, and copied into the
+ * receiver's receive buffers. The hypervisor keeps no connection state but
+ * the few connections it reset: the guests' credit (buf_alloc, fwd_cnt)
+ * travels in the headers, end to end.
+ *
+ * The transport (virtio-pci) owns the registers and the device status; it
+ * calls in here for feature bits, the configuration space, queue layout and
+ * the status transitions. Interrupts leave through one callback.
+ *
+ * Threads: every call runs under one lock, that of the sidecore whose
+ * table holds the device. A pass copies from each device of the table into
+ * the others' receive queues, so that lock guards them all; the transport's
+ * calls (features, queues, start, reset) come from the guest's vCPUs, which
+ * take the same lock around BAR and configuration accesses. No field is
+ * read without it.
+ */
+#ifndef SIDECORE_VIRTIO_VIRTIO_VSOCK_H
+#define SIDECORE_VIRTIO_VIRTIO_VSOCK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <linux/virtio_config.h>
+#include <linux/virtio_ring.h>
+#include <linux/virtio_vsock.h>
+
+#include "config/config_limits.h"
+#include "virtio/guest_mem.h"
+#include "virtio/virtq.h"
+
+#define VIRTIO_VSOCK_RX_QUEUE		0
+#define VIRTIO_VSOCK_TX_QUEUE		1
+#define VIRTIO_VSOCK_EVENT_QUEUE	2
+#define VIRTIO_VSOCK_QUEUES		3
+/* Interrupt source for a configuration change (the device needs a reset). */
+#define VIRTIO_VSOCK_CONFIG_CHANGE	VIRTIO_VSOCK_QUEUES
+
+/* The host's CID (VMADDR_CID_HOST): no service answers there yet. */
+#define VIRTIO_VSOCK_HOST_CID		2
+/*
+ * The longest payload a packet may carry: what Linux sends at most
+ * (VIRTIO_VSOCK_MAX_PKT_BUF_SIZE); a longer one breaks the transmitq.
+ */
+#define VIRTIO_VSOCK_PAYLOAD_MAX	(64 * 1024)
+/*
+ * How long the head packet of a transmitq may wait for a receiver's
+ * buffers before the device resets its connection (docs/data-path.md,
+ * "vsock"): long enough for a guest that keeps up to post buffers again,
+ * short enough that its other connections barely notice.
+ */
+#define VIRTIO_VSOCK_STALL_MS		10
+/* Connections of one sender the device remembers having reset. */
+#define VIRTIO_VSOCK_RESET_SLOTS	4
+/* Devices a table routes between: every guest's, on one sidecore. */
+#define VIRTIO_VSOCK_TABLE_MAX		LIMIT_GUESTS
+
+struct virtio_vsock;
+
+/* source: VIRTIO_VSOCK_RX_QUEUE, VIRTIO_VSOCK_TX_QUEUE or VIRTIO_VSOCK_CONFIG_CHANGE. */
+typedef void (*virtio_vsock_interrupt_fn)(struct virtio_vsock *dev, unsigned int source);
+
+/* What the guest sent, counted at the sender. */
+struct virtio_vsock_stats {
+	uint64_t packets;	/* delivered to another device (or itself) */
+	uint64_t bytes;		/* their payload */
+	uint64_t rsts;		/* RSTs the device answered with: no one at dst_cid, no type known, a reset */
+	uint64_t dropped;	/* taken, not delivered: RSTs no one took at once, a reset connection's */
+	uint64_t resets;	/* connections reset: a packet waited too long, or could never fit */
+	uint64_t credit_stalls;	/* passes the transmitq waited for receive buffers */
+	uint64_t spoofed;	/* dropped: src_cid not the device's own */
+};
+
+/*
+ * The devices one sidecore serves, by CID; zeroed, it is empty. Guarded by
+ * that sidecore's lock, as the devices are.
+ */
+struct virtio_vsock_table {
+	struct virtio_vsock *dev[VIRTIO_VSOCK_TABLE_MAX];
+	unsigned int count;
+};
+
+/* A connection of the device's, as its packets name it (src_cid is the device's). */
+struct virtio_vsock_stream {
+	uint64_t dst_cid;
+	uint32_t src_port;
+	uint32_t dst_port;
+	bool used;
+};
+
+/* The head packet of the transmitq waiting for a receiver's buffers. */
+struct virtio_vsock_stall {
+	const struct virtio_vsock *dst;	/* the receiver; NULL: no packet waits */
+	uint64_t since;			/* the clock when it first waited */
+	uint16_t avail_idx;		/* the receiver's avail->idx at the last try */
+};
+
+struct virtio_vsock {
+	struct virtq queue[VIRTIO_VSOCK_QUEUES];
+	struct virtio_vsock_table *table;
+	virtio_vsock_interrupt_fn interrupt;
+	void *ctx;		/* the integrator's (e.g. the transport) */
+	const char *name;
+	uint64_t cid;
+	uint64_t features;	/* negotiated */
+	struct virtio_vsock_config config;
+	bool running;		/* DRIVER_OK */
+	bool needs_reset;	/* a queue broke: DEVICE_NEEDS_RESET */
+	bool rx_unpublished;	/* receive entries pushed but not yet published */
+	bool tx_unpublished;	/* transmit entries pushed but not yet published */
+	uint64_t now;		/* the clock at the last flush */
+	uint64_t stall_timeout;	/* clock units a head packet may wait */
+	struct virtio_vsock_stall stall;
+	/* Reset connections: their later packets are dropped until a new REQUEST. */
+	struct virtio_vsock_stream reset[VIRTIO_VSOCK_RESET_SLOTS];
+	unsigned int reset_next;	/* the slot the next reset takes */
+	struct virtio_vsock_stats stats;
+};
+
+struct virtio_vsock_params {
+	const char *name;	/* the guest's name, for messages (kept) */
+	uint64_t cid;		/* the guest's, 3 to 0xfffffffe */
+	const struct guest_mem *mem;
+	struct virtio_vsock_table *table;
+	virtio_vsock_interrupt_fn interrupt;
+	void *ctx;
+	uint64_t stall_timeout;	/* VIRTIO_VSOCK_STALL_MS in the units of flush's now */
+};
+
+/* What the device offers (virtio 1.1 §5.10.3), for a constant ops table. */
+#define VIRTIO_VSOCK_DEVICE_FEATURES					\
+	(1ull << VIRTIO_F_VERSION_1 | 1ull << VIRTIO_VSOCK_F_SEQPACKET |	\
+	 1ull << VIRTIO_RING_F_EVENT_IDX | 1ull << VIRTIO_RING_F_INDIRECT_DESC)
+
+/**
+ * virtio_vsock_table_add() - route packets for a device's CID to it
+ * @table: the table of the device's sidecore, the one in its params
+ * @dev: the device, initialised
+ *
+ * Return: false when the table is full or already holds the CID.
+ */
+bool virtio_vsock_table_add(struct virtio_vsock_table *table, struct virtio_vsock *dev);
+
+/**
+ * virtio_vsock_init() - set up a device in reset state
+ * @dev: the device; its old contents are lost
+ * @params: identity, memory, table and interrupt callback
+ *
+ * The caller then adds it to the table with virtio_vsock_table_add().
+ *
+ * Return: false when params lack memory, table or callback, or the CID is
+ * one of the reserved 0 to 2 or 0xffffffff, or does not fit in 32 bits.
+ */
+bool virtio_vsock_init(struct virtio_vsock *dev, const struct virtio_vsock_params *params);
+
+/**
+ * virtio_vsock_set_features() - take the driver's choice (FEATURES_OK)
+ * @dev: the device, in reset state
+ * @features: what the driver accepted
+ *
+ * Return: false, leaving the device's features alone, when the set is not
+ * a subset of VIRTIO_VSOCK_DEVICE_FEATURES or lacks VERSION_1.
+ */
+bool virtio_vsock_set_features(struct virtio_vsock *dev, uint64_t features);
+
+/**
+ * virtio_vsock_enable_queue() - the driver enabled a queue (queue_enable = 1)
+ * @dev: the device
+ * @queue: VIRTIO_VSOCK_RX_QUEUE, _TX_QUEUE or _EVENT_QUEUE
+ * @layout: size and ring addresses the driver programmed
+ *
+ * Return: 0, or -1 when the layout is unusable: the device then needs a reset.
+ */
+int virtio_vsock_enable_queue(struct virtio_vsock *dev, unsigned int queue,
+			      const struct virtq_layout *layout);
+
+/**
+ * virtio_vsock_start() - the driver set DRIVER_OK: packets flow from now on
+ * @dev: the device
+ */
+void virtio_vsock_start(struct virtio_vsock *dev);
+
+/**
+ * virtio_vsock_reset() - the driver wrote 0 to the device status
+ * @dev: the device; queues and features are forgotten, its CID kept
+ */
+void virtio_vsock_reset(struct virtio_vsock *dev);
+
+/**
+ * virtio_vsock_active() - whether the device moves packets
+ * @dev: the device
+ *
+ * Return: true from DRIVER_OK until a reset or a broken queue.
+ */
+bool virtio_vsock_active(const struct virtio_vsock *dev);
+
+/**
+ * virtio_vsock_needs_reset() - whether DEVICE_NEEDS_RESET should be reported
+ * @dev: the device
+ *
+ * Return: true once a queue broke, until virtio_vsock_reset().
+ */
+bool virtio_vsock_needs_reset(const struct virtio_vsock *dev);
+
+/**
+ * virtio_vsock_read_config() - read the device configuration space (§5.10.4)
+ * @dev: the device
+ * @offset: byte offset into struct virtio_vsock_config
+ * @size: 1, 2 or 4 bytes
+ *
+ * Return: the little-endian value of guest_cid; bytes past it read as 0.
+ */
+uint32_t virtio_vsock_read_config(const struct virtio_vsock *dev, uint32_t offset,
+				  unsigned int size);
+
+/**
+ * virtio_vsock_poll_tx() - forward what the guest transmitted
+ * @dev: the device
+ * @budget: most packets to take
+ *
+ * Each packet is copied into the receive buffers of the device its dst_cid
+ * names, split over as many as it needs, each with its own header; one for
+ * an unknown CID, or of a socket type the sender or the receiver did not
+ * negotiate, is answered with an RST into @dev's own receiveq; so is one
+ * for a receiver whose receiveq is not enabled. When the receiver has too
+ * few receive buffers the packet is left in the transmitq and the pass
+ * stops there, without copying anything, and later passes try it again
+ * only once the receiver posted buffers. Past the params' stall_timeout,
+ * or at once when the receiver's whole ring could not hold it, the packet
+ * is dropped and its connection reset, an RST to each end: a stream's
+ * bytes arrive in order or the connection is reset. RSTs, the guest's
+ * and the device's, are delivered at once or dropped, never waited for.
+ * A malformed chain or header makes the device need a reset.
+ *
+ * Return: packets taken from the transmitq (spoofed ones included).
+ */
+unsigned int virtio_vsock_poll_tx(struct virtio_vsock *dev, unsigned int budget);
+
+/**
+ * virtio_vsock_flush() - end of a poll pass: publish, then interrupt if asked for
+ * @dev: the device
+ * @now: the caller's clock, in the units of the params' stall_timeout
+ *
+ * Publishes the transmit completions and the received packets of the pass,
+ * and raises each queue's interrupt where the driver asked for one. The
+ * next pass times its stalls by @now.
+ */
+void virtio_vsock_flush(struct virtio_vsock *dev, uint64_t now);
+
+#endif

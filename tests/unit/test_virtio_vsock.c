@@ -1,0 +1,1239 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_virtio_vsock.c - unit tests for hv/virtio/virtio_vsock.c: guests A,
+ * B and C (CIDs 3, 4, 5) on one sidecore's table, each with its own RAM and
+ * rings and a test driver playing its vsock driver. Features and config
+ * (virtio 1.1 §5.10.3, §5.10.4), delivery between guests byte for byte,
+ * headers cut anywhere, 64 KiB packets cut into 4 KiB receive buffers,
+ * spoofed sources, RSTs for CIDs no one has, senders waiting for a
+ * receiver's buffers without loss, and a guest breaking its rings without
+ * disturbing the others.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "tests/unit/support/stderr_capture.h"
+#include "tests/unit/support/vring_driver.h"
+#include "virtio/virtio_vsock.h"
+
+#define GUEST_MEM	0x200000ull	/* 2 MiB each: rx, tx and event rings and buffers */
+#define RX_END		0xc0000ull
+#define TX_END		0x1c0000ull
+#define QSIZE		64
+#define HDR		sizeof(struct virtio_vsock_hdr)
+#define RX_PAYLOAD	4096	/* what Linux posts after each header */
+#define F(bit)		(1ull << (bit))
+#define BASIC		F(VIRTIO_F_VERSION_1)
+#define ALL		VIRTIO_VSOCK_DEVICE_FEATURES
+#define GUESTS		3
+#define A		0
+#define B		1
+#define C		2
+#define BIG		(64 * 1024)
+#define STALL		100	/* the devices' stall timeout, in w->now units */
+
+struct guest {
+	struct guest_mem mem;
+	struct vring_driver rx, tx, event;
+	struct virtio_vsock dev;
+	unsigned int interrupts[VIRTIO_VSOCK_QUEUES + 1];
+	uint64_t cid;
+};
+
+struct world {
+	struct virtio_vsock_table table;
+	struct guest *g[GUESTS];
+	uint64_t now;		/* the clock run_pass() hands to flush */
+	uint8_t sent[BIG];
+	uint8_t received[BIG];
+};
+
+/* How a transmitted packet is cut into descriptors. */
+struct tx_shape {
+	uint32_t first;		/* bytes in the first descriptor; 0: same as piece */
+	uint32_t piece;		/* bytes in each further descriptor; 0: all in one */
+	bool indirect;
+};
+
+static const struct tx_shape linux_shape = { HDR, 0, false };	/* header, then payload */
+
+static void record_interrupt(struct virtio_vsock *dev, unsigned int source)
+{
+	struct guest *g = dev->ctx;
+
+	assert_true(source <= VIRTIO_VSOCK_CONFIG_CHANGE);
+	g->interrupts[source]++;
+}
+
+/* The driver's bring-up (virtio 1.1 §3.1.1): features, queues, DRIVER_OK. */
+static void guest_configure(struct guest *g, uint64_t features)
+{
+	struct virtq_layout layout;
+
+	assert_true(virtio_vsock_set_features(&g->dev, features));
+	vring_driver_init(&g->rx, &g->mem, QSIZE, 0, RX_END);
+	vring_driver_init(&g->tx, &g->mem, QSIZE, RX_END, TX_END);
+	vring_driver_init(&g->event, &g->mem, QSIZE, TX_END, GUEST_MEM);
+	layout = vring_driver_layout(&g->rx);
+	assert_int_equal(virtio_vsock_enable_queue(&g->dev, VIRTIO_VSOCK_RX_QUEUE, &layout), 0);
+	layout = vring_driver_layout(&g->tx);
+	assert_int_equal(virtio_vsock_enable_queue(&g->dev, VIRTIO_VSOCK_TX_QUEUE, &layout), 0);
+	layout = vring_driver_layout(&g->event);
+	assert_int_equal(virtio_vsock_enable_queue(&g->dev, VIRTIO_VSOCK_EVENT_QUEUE, &layout), 0);
+	virtio_vsock_start(&g->dev);
+}
+
+static struct guest *guest_new(struct world *w, unsigned int n)
+{
+	static const char *const names[GUESTS] = { "A", "B", "C" };
+	struct guest *g = calloc(1, sizeof(*g));
+	struct virtio_vsock_params params = {
+		.name = names[n],
+		.cid = 3 + n,
+		.table = &w->table,
+		.interrupt = record_interrupt,
+		.ctx = g,
+		.stall_timeout = STALL,
+	};
+
+	assert_non_null(g);
+	g->mem.size = GUEST_MEM;
+	g->mem.base = malloc(GUEST_MEM);	/* exactly: ASan sees any stray access */
+	assert_non_null(g->mem.base);
+	memset(g->mem.base, 0, GUEST_MEM);
+	g->cid = params.cid;
+	params.mem = &g->mem;
+	assert_true(virtio_vsock_init(&g->dev, &params));
+	assert_true(virtio_vsock_table_add(&w->table, &g->dev));
+	return g;
+}
+
+static int world_setup(void **state)
+{
+	struct world *w = calloc(1, sizeof(*w));
+
+	if (!w)
+		return -1;
+	for (unsigned int i = 0; i < GUESTS; i++)
+		w->g[i] = guest_new(w, i);
+	*state = w;
+	return 0;
+}
+
+static int world_teardown(void **state)
+{
+	struct world *w = *state;
+
+	for (unsigned int i = 0; i < GUESTS; i++) {
+		free(w->g[i]->mem.base);
+		free(w->g[i]);
+	}
+	free(w);
+	return 0;
+}
+
+static void configure_all(struct world *w, uint64_t features)
+{
+	for (unsigned int i = 0; i < GUESTS; i++)
+		guest_configure(w->g[i], features);
+}
+
+/* Receive buffers as Linux posts them: a header, then RX_PAYLOAD bytes. */
+static void post_rx_buffers(struct guest *g, unsigned int count)
+{
+	for (unsigned int i = 0; i < count; i++) {
+		struct vring_buf bufs[2] = {
+			{ vring_driver_alloc(&g->rx, HDR), HDR, true },
+			{ vring_driver_alloc(&g->rx, RX_PAYLOAD), RX_PAYLOAD, true },
+		};
+
+		vring_driver_post(&g->rx, bufs, 2, false);
+	}
+}
+
+/* A header from g to dst_cid (ports 1000 to 2000) with credit fields set. */
+static struct virtio_vsock_hdr header(const struct guest *g, uint64_t dst_cid, uint16_t op,
+				      uint32_t len)
+{
+	return (struct virtio_vsock_hdr){
+		.src_cid = g->cid,
+		.dst_cid = dst_cid,
+		.src_port = 1000,
+		.dst_port = 2000,
+		.len = len,
+		.type = VIRTIO_VSOCK_TYPE_STREAM,
+		.op = op,
+		.buf_alloc = 262144,
+		.fwd_cnt = 77,
+	};
+}
+
+/*
+ * Posts hdr and payload bytes (a pattern kept in w->sent) on g's transmitq,
+ * cut as shape says. payload may differ from hdr->len for malformed packets.
+ */
+static void guest_send_shaped(struct world *w, struct guest *g,
+			      const struct virtio_vsock_hdr *hdr, uint32_t payload,
+			      const struct tx_shape *shape)
+{
+	struct vring_buf bufs[VIRTQ_CHAIN_MAX_SEGMENTS];
+	uint32_t total = HDR + payload, off = 0;
+	uint64_t gpa = vring_driver_alloc(&g->tx, total);
+	uint8_t *p = vring_driver_ptr(&g->tx, gpa);
+	unsigned int count = 0;
+
+	for (uint32_t i = 0; i < payload; i++)
+		w->sent[i] = (uint8_t)(i * 7 + payload + g->cid);
+	memcpy(p, hdr, HDR);
+	memcpy(p + HDR, w->sent, payload);
+	while (off < total) {
+		uint32_t n = shape->piece ? shape->piece : total;
+
+		if (count == 0 && shape->first)
+			n = shape->first;
+		if (n > total - off)
+			n = total - off;
+		bufs[count++] = (struct vring_buf){ gpa + off, n, false };
+		off += n;
+	}
+	vring_driver_post(&g->tx, bufs, count, shape->indirect);
+}
+
+static void guest_send(struct world *w, struct guest *g, uint64_t dst_cid, uint16_t op,
+		       uint32_t len)
+{
+	struct virtio_vsock_hdr hdr = header(g, dst_cid, op, len);
+
+	guest_send_shaped(w, g, &hdr, len, &linux_shape);
+}
+
+/*
+ * Takes the next packet off g's used receive ring: the header into hdr, the
+ * payload appended to w->received at offset at. Returns the payload length,
+ * or -1 when nothing was received.
+ */
+static int guest_receive(struct world *w, struct guest *g, struct virtio_vsock_hdr *hdr,
+			 uint32_t at)
+{
+	uint8_t packet[HDR + RX_PAYLOAD];
+	uint32_t id, len, got = 0;
+	uint16_t d;
+
+	if (!vring_driver_take_used(&g->rx, &id, &len))
+		return -1;
+	assert_true(len >= HDR && len <= sizeof(packet));
+	for (d = (uint16_t)id; got < len; d = g->rx.desc[d].next) {
+		uint32_t n = g->rx.desc[d].len < len - got ? g->rx.desc[d].len : len - got;
+
+		memcpy(packet + got, vring_driver_ptr(&g->rx, g->rx.desc[d].addr), n);
+		got += n;
+	}
+	memcpy(hdr, packet, HDR);
+	assert_int_equal(hdr->len, len - HDR);
+	assert_true(at + hdr->len <= BIG);
+	memcpy(w->received + at, packet + HDR, hdr->len);
+	return (int)hdr->len;
+}
+
+/* One poll pass of the sidecore: every device's transmitq, then publish. */
+static void run_pass(struct world *w)
+{
+	for (unsigned int i = 0; i < GUESTS; i++)
+		virtio_vsock_poll_tx(&w->g[i]->dev, 32);
+	for (unsigned int i = 0; i < GUESTS; i++)
+		virtio_vsock_flush(&w->g[i]->dev, w->now);
+}
+
+static void assert_nothing_received(struct world *w, struct guest *g)
+{
+	struct virtio_vsock_hdr hdr;
+
+	assert_int_equal(guest_receive(w, g, &hdr, 0), -1);
+}
+
+/* Received header equal to the sent one, but for len. */
+static void assert_header(const struct virtio_vsock_hdr *got, const struct virtio_vsock_hdr *sent,
+			  uint32_t len)
+{
+	struct virtio_vsock_hdr want = *sent;
+
+	want.len = len;
+	assert_memory_equal(got, &want, HDR);
+}
+
+/* --- device identity -------------------------------------------------------- */
+
+static void test_features(void **state)
+{
+	struct world *w = *state;
+	struct virtio_vsock *dev = &w->g[A]->dev;
+
+	assert_int_equal(ALL, F(VIRTIO_F_VERSION_1) | F(VIRTIO_VSOCK_F_SEQPACKET) |
+			      F(VIRTIO_RING_F_EVENT_IDX) | F(VIRTIO_RING_F_INDIRECT_DESC));
+	assert_false(virtio_vsock_set_features(dev, ALL & ~F(VIRTIO_F_VERSION_1)));
+	assert_false(virtio_vsock_set_features(dev, BASIC | F(VIRTIO_F_RING_PACKED)));
+	assert_int_equal(dev->features, 0);
+	assert_true(virtio_vsock_set_features(dev, BASIC));
+	assert_true(virtio_vsock_set_features(dev, ALL));
+	assert_int_equal(dev->features, ALL);
+}
+
+static void test_init_and_table(void **state)
+{
+	struct world *w = *state;
+	struct virtio_vsock_params params = {
+		.name = "D",
+		.cid = 2,
+		.mem = &w->g[A]->mem,
+		.table = &w->table,
+		.interrupt = record_interrupt,
+	};
+	struct virtio_vsock dev;
+
+	assert_false(virtio_vsock_init(&dev, &params));		/* the host's CID */
+	params.cid = 4;
+	params.table = NULL;
+	assert_false(virtio_vsock_init(&dev, &params));
+	params.table = &w->table;
+	params.interrupt = NULL;
+	assert_false(virtio_vsock_init(&dev, &params));
+	params.interrupt = record_interrupt;
+	assert_true(virtio_vsock_init(&dev, &params));
+	assert_false(virtio_vsock_active(&dev));
+	assert_false(virtio_vsock_table_add(&w->table, &dev));	/* B has CID 4 */
+	assert_int_equal(w->table.count, GUESTS);
+}
+
+/* §5.10.4: guest_cid, a little-endian 64-bit value. */
+static void test_config_space(void **state)
+{
+	struct world *w = *state;
+	struct virtio_vsock_params params = {
+		.name = "D",
+		.cid = 0x100000003ull,
+		.mem = &w->g[A]->mem,
+		.table = &w->table,
+		.interrupt = record_interrupt,
+	};
+	struct virtio_vsock dev;
+
+	assert_int_equal(virtio_vsock_read_config(&w->g[B]->dev, 0, 4), 4);
+	assert_int_equal(virtio_vsock_read_config(&w->g[B]->dev, 4, 4), 0);
+	/* virtio 1.2 §5.10.4: the upper 32 bits are reserved, 0xffffffff too. */
+	assert_false(virtio_vsock_init(&dev, &params));
+	params.cid = UINT32_MAX;
+	assert_false(virtio_vsock_init(&dev, &params));
+	params.cid = 0xfedcba98;
+	assert_true(virtio_vsock_init(&dev, &params));
+	assert_int_equal(virtio_vsock_read_config(&dev, 0, 4), 0xfedcba98);
+	assert_int_equal(virtio_vsock_read_config(&dev, 4, 4), 0);
+	assert_int_equal(virtio_vsock_read_config(&dev, 1, 1), 0xba);
+	assert_int_equal(virtio_vsock_read_config(&dev, 6, 4), 0);
+	assert_int_equal(virtio_vsock_read_config(&dev, UINT32_MAX - 1, 4), 0);
+}
+
+/* --- delivery ----------------------------------------------------------------- */
+
+/* A connects to B and writes: B gets A's headers and bytes as they were sent. */
+static void test_deliver_a_to_b(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *b = w->g[B];
+	struct virtio_vsock_hdr sent = header(a, b->cid, VIRTIO_VSOCK_OP_REQUEST, 0), got;
+	uint32_t id, len;
+
+	configure_all(w, ALL);
+	post_rx_buffers(b, 4);
+	post_rx_buffers(w->g[C], 4);
+	guest_send_shaped(w, a, &sent, 0, &linux_shape);
+	assert_int_equal(virtio_vsock_poll_tx(&a->dev, 32), 1);
+	assert_int_equal(vring_driver_used_idx(&b->rx), 0);	/* not published before flush */
+	virtio_vsock_flush(&a->dev, w->now);
+	virtio_vsock_flush(&b->dev, w->now);
+	assert_int_equal(b->interrupts[VIRTIO_VSOCK_RX_QUEUE], 1);
+	assert_int_equal(a->interrupts[VIRTIO_VSOCK_TX_QUEUE], 1);
+	assert_int_equal(guest_receive(w, b, &got, 0), 0);
+	assert_header(&got, &sent, 0);
+	assert_true(vring_driver_take_used(&a->tx, &id, &len));
+	assert_int_equal(len, 0);
+
+	sent = header(a, b->cid, VIRTIO_VSOCK_OP_RW, 3000);
+	guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_RW, 3000);
+	run_pass(w);
+	assert_int_equal(guest_receive(w, b, &got, 0), 3000);
+	assert_header(&got, &sent, 3000);
+	assert_memory_equal(w->received, w->sent, 3000);
+	assert_nothing_received(w, b);
+	assert_nothing_received(w, w->g[C]);
+	assert_nothing_received(w, a);
+	assert_int_equal(a->dev.stats.packets, 2);
+	assert_int_equal(a->dev.stats.bytes, 3000);
+	assert_int_equal(a->dev.stats.rsts, 0);
+	assert_false(virtio_vsock_needs_reset(&a->dev));
+}
+
+/* The header may have a descriptor alone, be cut anywhere, or be indirect (§2.6.4). */
+static void test_header_split(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *b = w->g[B];
+	const struct tx_shape shapes[] = {
+		{ 5, 39, false },	/* header in two, payload in its own */
+		{ 0, 7, true },		/* everything in 7-byte pieces, indirect */
+		{ HDR + 10, 1000, false },	/* payload starts with the header */
+		{ 1, 0, false },	/* one byte, then the rest */
+		{ 0, 0, false },	/* all in one */
+	};
+	struct virtio_vsock_hdr sent = header(a, b->cid, VIRTIO_VSOCK_OP_RW, 300), got;
+
+	configure_all(w, ALL);
+	post_rx_buffers(b, 8);
+	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+		guest_send_shaped(w, a, &sent, 300, &shapes[i]);
+		run_pass(w);
+		assert_int_equal(guest_receive(w, b, &got, 0), 300);
+		assert_header(&got, &sent, 300);
+		assert_memory_equal(w->received, w->sent, 300);
+	}
+	assert_int_equal(a->dev.stats.packets, 5);
+}
+
+/* A 64 KiB write reaches B cut into its 4 KiB buffers, in order, credit intact. */
+static void test_large_packet_cut(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *b = w->g[B];
+	struct virtio_vsock_hdr sent = header(a, b->cid, VIRTIO_VSOCK_OP_RW, BIG), got;
+	uint32_t at = 0;
+
+	configure_all(w, ALL);
+	post_rx_buffers(b, 20);
+	guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_RW, BIG);
+	run_pass(w);
+	assert_int_equal(vring_driver_used_idx(&b->rx), BIG / RX_PAYLOAD);
+	while (at < BIG) {
+		assert_int_equal(guest_receive(w, b, &got, at), RX_PAYLOAD);
+		assert_header(&got, &sent, RX_PAYLOAD);
+		at += RX_PAYLOAD;
+	}
+	assert_memory_equal(w->received, w->sent, BIG);
+	assert_nothing_received(w, b);
+	assert_int_equal(a->dev.stats.packets, 1);
+	assert_int_equal(a->dev.stats.bytes, BIG);
+	assert_int_equal(b->interrupts[VIRTIO_VSOCK_RX_QUEUE], 1);
+}
+
+/* SOCK_SEQPACKET: a message cut in pieces ends (EOM, EOR) with its last one only. */
+static void test_seqpacket_marks(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *b = w->g[B];
+	struct virtio_vsock_hdr sent = header(a, b->cid, VIRTIO_VSOCK_OP_RW, 10000), got;
+
+	configure_all(w, ALL);
+	post_rx_buffers(b, 4);
+	sent.type = VIRTIO_VSOCK_TYPE_SEQPACKET;
+	sent.flags = VIRTIO_VSOCK_SEQ_EOM | VIRTIO_VSOCK_SEQ_EOR;
+	guest_send_shaped(w, a, &sent, 10000, &linux_shape);
+	run_pass(w);
+	assert_int_equal(guest_receive(w, b, &got, 0), RX_PAYLOAD);
+	assert_int_equal(got.flags, 0);
+	assert_int_equal(got.type, VIRTIO_VSOCK_TYPE_SEQPACKET);
+	assert_int_equal(guest_receive(w, b, &got, RX_PAYLOAD), RX_PAYLOAD);
+	assert_int_equal(got.flags, 0);
+	assert_int_equal(guest_receive(w, b, &got, 2 * RX_PAYLOAD), 10000 - 2 * RX_PAYLOAD);
+	assert_header(&got, &sent, 10000 - 2 * RX_PAYLOAD);
+	assert_memory_equal(w->received, w->sent, 10000);
+}
+
+/* A packet may go to the sender's own CID. */
+static void test_deliver_to_self(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A];
+	struct virtio_vsock_hdr got;
+
+	configure_all(w, ALL);
+	post_rx_buffers(a, 2);
+	guest_send(w, a, a->cid, VIRTIO_VSOCK_OP_RW, 100);
+	run_pass(w);
+	assert_int_equal(guest_receive(w, a, &got, 0), 100);
+	assert_int_equal(got.src_cid, a->cid);
+	assert_memory_equal(w->received, w->sent, 100);
+}
+
+/*
+ * To itself, into a receive buffer one byte past its own transmit payload:
+ * the copy overlaps, and must read every byte before overwriting it.
+ */
+static void test_deliver_to_self_overlapping(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A];
+	struct virtio_vsock_hdr hdr = header(a, a->cid, VIRTIO_VSOCK_OP_RW, 1000), got;
+	struct vring_buf tx[2], rx;
+	uint8_t *payload, sent[1000];
+	uint64_t h, p;
+
+	configure_all(w, ALL);
+	h = vring_driver_alloc(&a->tx, HDR);
+	p = vring_driver_alloc(&a->tx, 1100);
+	tx[0] = (struct vring_buf){ h, HDR, false };
+	tx[1] = (struct vring_buf){ p, 1000, false };
+	rx = (struct vring_buf){ p + 1 - HDR, HDR + 1000, true };
+	payload = vring_driver_ptr(&a->tx, p);
+	for (unsigned int i = 0; i < sizeof(sent); i++)
+		sent[i] = payload[i] = (uint8_t)(i * 13 + 1);
+	memcpy(vring_driver_ptr(&a->tx, h), &hdr, HDR);
+	vring_driver_post(&a->rx, &rx, 1, false);
+	vring_driver_post(&a->tx, tx, 2, false);
+	run_pass(w);
+	/* The header, written first, took the payload's first byte. */
+	assert_int_equal(guest_receive(w, a, &got, 0), 1000);
+	assert_memory_equal(w->received + 1, sent + 1, 999);
+	assert_int_equal(w->received[0], ((const uint8_t *)&hdr)[HDR - 1]);
+}
+
+/* --- spoofing, RSTs, waiting -------------------------------------------------- */
+
+/* A guest writing another's CID as its source: dropped and counted, nothing broken. */
+static void test_spoofed_cid_dropped(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *b = w->g[B], *c = w->g[C];
+	struct virtio_vsock_hdr forged = header(c, b->cid, VIRTIO_VSOCK_OP_REQUEST, 0), got;
+	uint32_t id, len;
+
+	configure_all(w, ALL);
+	post_rx_buffers(a, 2);
+	post_rx_buffers(b, 2);
+	guest_send_shaped(w, a, &forged, 0, &linux_shape);
+	assert_int_equal(virtio_vsock_poll_tx(&a->dev, 32), 1);
+	virtio_vsock_flush(&a->dev, w->now);
+	virtio_vsock_flush(&b->dev, w->now);
+	assert_int_equal(a->dev.stats.spoofed, 1);
+	assert_int_equal(a->dev.stats.packets, 0);
+	assert_nothing_received(w, b);
+	assert_nothing_received(w, a);		/* no RST for a forgery either */
+	assert_true(vring_driver_take_used(&a->tx, &id, &len));
+	assert_false(virtio_vsock_needs_reset(&a->dev));
+
+	guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_RW, 64);
+	run_pass(w);
+	assert_int_equal(guest_receive(w, b, &got, 0), 64);
+	assert_int_equal(got.src_cid, a->cid);
+}
+
+/* No one at the CID (or at the host's): an RST comes back, from the address tried. */
+static void test_rst_for_unknown_cid(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A];
+	const uint64_t nowhere[] = { 9, VIRTIO_VSOCK_HOST_CID, UINT32_MAX };
+	struct virtio_vsock_hdr got;
+
+	configure_all(w, ALL);
+	post_rx_buffers(a, 4);
+	for (size_t i = 0; i < sizeof(nowhere) / sizeof(nowhere[0]); i++) {
+		guest_send(w, a, nowhere[i], VIRTIO_VSOCK_OP_REQUEST, 0);
+		run_pass(w);
+		assert_int_equal(guest_receive(w, a, &got, 0), 0);
+		assert_int_equal(got.op, VIRTIO_VSOCK_OP_RST);
+		assert_int_equal(got.type, VIRTIO_VSOCK_TYPE_STREAM);
+		assert_true(got.src_cid == nowhere[i]);
+		assert_true(got.dst_cid == a->cid);
+		assert_int_equal(got.src_port, 2000);
+		assert_int_equal(got.dst_port, 1000);
+		assert_int_equal(got.flags, 0);
+		assert_int_equal(got.buf_alloc, 0);
+		assert_int_equal(got.fwd_cnt, 0);
+	}
+	assert_int_equal(a->dev.stats.rsts, 3);
+	assert_int_equal(a->dev.stats.packets, 0);
+
+	/* An RST to no one is not answered: dropped and counted. */
+	guest_send(w, a, 9, VIRTIO_VSOCK_OP_RST, 0);
+	run_pass(w);
+	assert_nothing_received(w, a);
+	assert_int_equal(a->dev.stats.rsts, 3);
+	assert_int_equal(a->dev.stats.dropped, 1);
+	assert_int_equal(vring_driver_used_idx(&a->tx), 4);
+}
+
+/* A receiver whose driver is not up (or was reset) is no one. */
+static void test_rst_for_stopped_receiver(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *b = w->g[B];
+	struct virtio_vsock_hdr got;
+
+	guest_configure(a, ALL);
+	post_rx_buffers(a, 2);
+	guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_REQUEST, 0);
+	run_pass(w);
+	assert_int_equal(guest_receive(w, a, &got, 0), 0);
+	assert_int_equal(got.op, VIRTIO_VSOCK_OP_RST);
+	assert_true(got.src_cid == b->cid);
+
+	guest_configure(b, ALL);
+	post_rx_buffers(b, 2);
+	virtio_vsock_reset(&b->dev);
+	guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_REQUEST, 0);
+	run_pass(w);
+	assert_int_equal(guest_receive(w, a, &got, 0), 0);
+	assert_int_equal(got.op, VIRTIO_VSOCK_OP_RST);
+	assert_int_equal(a->dev.stats.rsts, 2);
+}
+
+/*
+ * B has one buffer: A's first packet goes, the second waits in A's
+ * transmitq (nothing taken from B), A stops there; with buffers again, the
+ * rest follows in order.
+ */
+static void test_receiver_without_buffers_stalls(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *b = w->g[B];
+	uint8_t expected[3 * 1000];
+	struct virtio_vsock_hdr got;
+	uint32_t at = 0;
+
+	configure_all(w, ALL);
+	post_rx_buffers(b, 1);
+	for (unsigned int i = 0; i < 3; i++) {
+		guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_RW, 1000 + i);
+		memcpy(expected + i * 1000, w->sent, 1000);
+	}
+	assert_int_equal(virtio_vsock_poll_tx(&a->dev, 32), 1);
+	assert_int_equal(a->dev.stats.credit_stalls, 1);
+	run_pass(w);
+	assert_int_equal(a->dev.stats.credit_stalls, 2);
+	assert_int_equal(vring_driver_used_idx(&a->tx), 1);
+	assert_int_equal(vring_driver_used_idx(&b->rx), 1);
+
+	post_rx_buffers(b, 4);
+	run_pass(w);
+	assert_int_equal(vring_driver_used_idx(&a->tx), 3);
+	for (unsigned int i = 0; i < 3; i++) {
+		assert_int_equal(guest_receive(w, b, &got, at), 1000 + i);
+		assert_memory_equal(w->received + at, expected + i * 1000, 1000);
+		at += 1000 + i;
+	}
+	assert_nothing_received(w, b);
+	assert_int_equal(a->dev.stats.packets, 3);
+	assert_int_equal(a->dev.stats.credit_stalls, 2);
+}
+
+/* A packet needing three buffers where two are posted takes none of them. */
+static void test_partial_room_taken_back(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *b = w->g[B];
+	uint8_t untouched[HDR + RX_PAYLOAD];
+	struct virtio_vsock_hdr got;
+	uint64_t gpa[2];
+
+	configure_all(w, ALL);
+	memset(untouched, 0xee, sizeof(untouched));
+	for (unsigned int i = 0; i < 2; i++) {
+		gpa[i] = vring_driver_post_rx(&b->rx, HDR + RX_PAYLOAD);
+		memset(vring_driver_ptr(&b->rx, gpa[i]), 0xee, sizeof(untouched));
+	}
+	guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_RW, 3 * RX_PAYLOAD);
+	run_pass(w);
+	/* Room is counted before anything is copied. */
+	for (unsigned int i = 0; i < 2; i++)
+		assert_memory_equal(vring_driver_ptr(&b->rx, gpa[i]), untouched,
+				    sizeof(untouched));
+	assert_int_equal(vring_driver_used_idx(&b->rx), 0);
+	assert_int_equal(vring_driver_used_idx(&a->tx), 0);
+	assert_int_equal(b->interrupts[VIRTIO_VSOCK_RX_QUEUE], 0);
+	assert_int_equal(a->dev.stats.credit_stalls, 1);
+
+	post_rx_buffers(b, 1);
+	run_pass(w);
+	for (unsigned int i = 0; i < 3; i++)
+		assert_int_equal(guest_receive(w, b, &got, i * RX_PAYLOAD), RX_PAYLOAD);
+	assert_memory_equal(w->received, w->sent, 3 * RX_PAYLOAD);
+	assert_int_equal(vring_driver_used_idx(&a->tx), 1);
+}
+
+/*
+ * RSTs are not flow-controlled: the device's own, and a guest's, go at once
+ * or are dropped and counted. Here A, posting no receive buffers, pokes B;
+ * B's RST reply must not sit in B's transmitq ahead of B's traffic to C.
+ */
+static void test_rst_dropped_without_buffers(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *b = w->g[B], *c = w->g[C];
+	struct virtio_vsock_hdr got, rst;
+
+	configure_all(w, ALL);
+	guest_send(w, a, 9, VIRTIO_VSOCK_OP_REQUEST, 0);
+	run_pass(w);
+	assert_int_equal(vring_driver_used_idx(&a->tx), 1);
+	assert_int_equal(a->dev.stats.rsts, 0);
+	assert_int_equal(a->dev.stats.dropped, 1);
+	assert_int_equal(a->dev.stats.credit_stalls, 0);
+
+	post_rx_buffers(b, 1);
+	post_rx_buffers(c, 1);
+	guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_REQUEST, 0);
+	run_pass(w);
+	assert_int_equal(guest_receive(w, b, &got, 0), 0);
+	rst = header(b, a->cid, VIRTIO_VSOCK_OP_RST, 0);
+	guest_send_shaped(w, b, &rst, 0, &linux_shape);
+	guest_send(w, b, c->cid, VIRTIO_VSOCK_OP_RW, 10);
+	run_pass(w);
+	assert_int_equal(vring_driver_used_idx(&b->tx), 2);
+	assert_int_equal(guest_receive(w, c, &got, 0), 10);
+	assert_int_equal(b->dev.stats.dropped, 1);
+	assert_int_equal(b->dev.stats.packets, 1);
+	assert_int_equal(b->dev.stats.credit_stalls, 0);
+}
+
+/* A receiveq never enabled is no one there, not a receiver to wait for. */
+static void test_rx_queue_not_enabled_is_no_one(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *b = w->g[B];
+	struct virtq_layout layout;
+	struct virtio_vsock_hdr got;
+
+	guest_configure(a, ALL);
+	post_rx_buffers(a, 1);
+	assert_true(virtio_vsock_set_features(&b->dev, ALL));
+	vring_driver_init(&b->tx, &b->mem, QSIZE, RX_END, TX_END);
+	layout = vring_driver_layout(&b->tx);
+	assert_int_equal(virtio_vsock_enable_queue(&b->dev, VIRTIO_VSOCK_TX_QUEUE, &layout), 0);
+	virtio_vsock_start(&b->dev);
+	guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_RW, 100);
+	run_pass(w);
+	assert_int_equal(vring_driver_used_idx(&a->tx), 1);
+	assert_int_equal(guest_receive(w, a, &got, 0), 0);
+	assert_int_equal(got.op, VIRTIO_VSOCK_OP_RST);
+	assert_true(got.src_cid == b->cid);
+	assert_int_equal(a->dev.stats.credit_stalls, 0);
+}
+
+/*
+ * A packet waits for B's buffers STALL clock units at most; then it is
+ * dropped and the connection reset: A gets an RST from B, A's later packets
+ * on it are dropped even once B has buffers (B must not see a gap), a new
+ * REQUEST on the same ports goes through, and A's traffic to C, stuck
+ * behind, flows.
+ */
+static void test_stall_resets_connection(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *b = w->g[B], *c = w->g[C];
+	struct virtio_vsock_hdr got;
+
+	configure_all(w, ALL);
+	post_rx_buffers(a, 2);
+	post_rx_buffers(c, 1);
+	guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_RW, 1000);
+	guest_send(w, a, c->cid, VIRTIO_VSOCK_OP_RW, 10);
+	run_pass(w);
+	w->now += STALL - 1;
+	run_pass(w);
+	run_pass(w);
+	assert_int_equal(vring_driver_used_idx(&a->tx), 0);
+	assert_int_equal(a->dev.stats.credit_stalls, 3);
+	w->now += 1;
+	run_pass(w);		/* the flush before it brought the clock */
+	run_pass(w);
+	assert_int_equal(vring_driver_used_idx(&a->tx), 2);
+	assert_int_equal(guest_receive(w, c, &got, 0), 10);
+	assert_int_equal(guest_receive(w, a, &got, 0), 0);
+	assert_int_equal(got.op, VIRTIO_VSOCK_OP_RST);
+	assert_true(got.src_cid == b->cid);
+	assert_int_equal(got.src_port, 2000);
+	assert_int_equal(got.dst_port, 1000);
+	assert_int_equal(a->dev.stats.resets, 1);
+	assert_int_equal(a->dev.stats.dropped, 2);	/* the packet, and B's RST: no buffer */
+	assert_int_equal(a->dev.stats.rsts, 1);
+
+	post_rx_buffers(b, 2);
+	guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_RW, 500);
+	run_pass(w);
+	assert_nothing_received(w, b);
+	assert_int_equal(a->dev.stats.dropped, 3);
+	guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_REQUEST, 0);
+	guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_RW, 500);
+	run_pass(w);
+	assert_int_equal(guest_receive(w, b, &got, 0), 0);
+	assert_int_equal(got.op, VIRTIO_VSOCK_OP_REQUEST);
+	assert_int_equal(guest_receive(w, b, &got, 0), 500);
+	assert_int_equal(a->dev.stats.packets, 3);
+}
+
+/*
+ * B's buffers are too small for A's 64 KiB write even with its whole ring
+ * posted: the connection is reset at once, an RST to each end, instead of
+ * A waiting for ever with its packet to C behind.
+ */
+static void test_small_buffers_reset_at_once(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *b = w->g[B], *c = w->g[C];
+	struct virtio_vsock_hdr got;
+
+	configure_all(w, ALL);
+	for (unsigned int i = 0; i < QSIZE; i++)
+		vring_driver_post_rx(&b->rx, HDR + 100);
+	post_rx_buffers(a, 1);
+	post_rx_buffers(c, 1);
+	guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_RW, BIG);
+	guest_send(w, a, c->cid, VIRTIO_VSOCK_OP_RW, 10);
+	run_pass(w);
+	assert_int_equal(vring_driver_used_idx(&a->tx), 2);
+	assert_int_equal(guest_receive(w, c, &got, 0), 10);
+	assert_int_equal(guest_receive(w, a, &got, 0), 0);
+	assert_int_equal(got.op, VIRTIO_VSOCK_OP_RST);
+	assert_true(got.src_cid == b->cid);
+	assert_int_equal(guest_receive(w, b, &got, 0), 0);
+	assert_int_equal(got.op, VIRTIO_VSOCK_OP_RST);
+	assert_true(got.src_cid == a->cid);
+	assert_int_equal(got.src_port, 1000);
+	assert_nothing_received(w, b);
+	assert_int_equal(a->dev.stats.resets, 1);
+	assert_int_equal(a->dev.stats.rsts, 2);
+	assert_int_equal(a->dev.stats.credit_stalls, 0);
+}
+
+/*
+ * A stalled packet is tried again only once B posts buffers: until then B's
+ * ring is not even looked at, so a buffer B spoils meanwhile goes unseen;
+ * the next post makes the device look, and find it.
+ */
+static void test_stall_retries_when_buffers_posted(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *b = w->g[B];
+	struct vring_buf buf;
+	uint16_t head;
+	char log[512];
+
+	configure_all(w, ALL);
+	buf = (struct vring_buf){ vring_driver_alloc(&b->rx, HDR + 100), HDR + 100, true };
+	head = vring_driver_post(&b->rx, &buf, 1, false);
+	guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_RW, 1000);
+	run_pass(w);
+	b->rx.desc[head].flags &= ~VRING_DESC_F_WRITE;
+	run_pass(w);
+	run_pass(w);
+	assert_false(virtio_vsock_needs_reset(&b->dev));
+	assert_int_equal(a->dev.stats.credit_stalls, 3);
+	vring_driver_post_rx(&b->rx, HDR + 4096);
+	stderr_capture_begin();
+	run_pass(w);
+	stderr_capture_end(log, sizeof(log));
+	assert_non_null(strstr(log, "virtio B: queue 0: receive buffer with a device-readable part"));
+	assert_true(virtio_vsock_needs_reset(&b->dev));
+}
+
+/* Interrupts only where the driver asked (flags without EVENT_IDX, §2.6.7). */
+static void test_interrupts_suppressed(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *b = w->g[B];
+
+	configure_all(w, BASIC);
+	post_rx_buffers(b, 2);
+	b->rx.avail->flags = VRING_AVAIL_F_NO_INTERRUPT;
+	a->tx.avail->flags = VRING_AVAIL_F_NO_INTERRUPT;
+	guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_RW, 10);
+	run_pass(w);
+	assert_int_equal(vring_driver_used_idx(&b->rx), 1);
+	assert_int_equal(vring_driver_used_idx(&a->tx), 1);
+	assert_int_equal(b->interrupts[VIRTIO_VSOCK_RX_QUEUE], 0);
+	assert_int_equal(a->interrupts[VIRTIO_VSOCK_TX_QUEUE], 0);
+}
+
+static void test_tx_budget(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *b = w->g[B];
+
+	configure_all(w, ALL);
+	post_rx_buffers(b, 8);
+	for (unsigned int i = 0; i < 5; i++)
+		guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_RW, 10);
+	assert_int_equal(virtio_vsock_poll_tx(&a->dev, 3), 3);
+	assert_int_equal(virtio_vsock_poll_tx(&a->dev, 3), 2);
+	assert_int_equal(virtio_vsock_poll_tx(&a->dev, 3), 0);
+}
+
+/* --- broken guests -------------------------------------------------------------- */
+
+/* B to C still works, and C to B. */
+static void assert_b_and_c_forward(struct world *w)
+{
+	struct guest *b = w->g[B], *c = w->g[C];
+	struct virtio_vsock_hdr got;
+
+	post_rx_buffers(b, 1);
+	post_rx_buffers(c, 1);
+	guest_send(w, b, c->cid, VIRTIO_VSOCK_OP_RW, 500);
+	guest_send(w, c, b->cid, VIRTIO_VSOCK_OP_RW, 600);
+	run_pass(w);
+	assert_int_equal(guest_receive(w, c, &got, 0), 500);
+	assert_int_equal(guest_receive(w, b, &got, 0), 600);
+	assert_memory_equal(w->received, w->sent, 600);
+}
+
+/*
+ * A transmits what breaks its transmitq: A needs a reset, with a config
+ * interrupt and the reason in the log, nothing goes anywhere, and B and C
+ * carry on. Then A resets and works again.
+ */
+static void expect_a_broken(struct world *w, const char *message)
+{
+	struct guest *a = w->g[A], *b = w->g[B];
+	uint16_t used = vring_driver_used_idx(&a->tx);
+	struct virtio_vsock_hdr got;
+	char log[512];
+
+	stderr_capture_begin();
+	run_pass(w);
+	stderr_capture_end(log, sizeof(log));
+	assert_non_null(strstr(log, message));
+	assert_true(virtio_vsock_needs_reset(&a->dev));
+	assert_false(virtio_vsock_active(&a->dev));
+	assert_int_equal(a->interrupts[VIRTIO_VSOCK_CONFIG_CHANGE], 1);
+	assert_int_equal(vring_driver_used_idx(&a->tx), used);
+	assert_nothing_received(w, b);
+	assert_b_and_c_forward(w);
+	assert_int_equal(virtio_vsock_poll_tx(&a->dev, 32), 0);
+
+	virtio_vsock_reset(&a->dev);
+	assert_false(virtio_vsock_needs_reset(&a->dev));
+	guest_configure(a, ALL);
+	memset(a->interrupts, 0, sizeof(a->interrupts));
+	post_rx_buffers(b, 1);
+	guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_RW, 70);
+	run_pass(w);
+	assert_int_equal(guest_receive(w, b, &got, 0), 70);
+}
+
+struct bad_packet {
+	uint32_t hdr_len;	/* header's len */
+	uint32_t payload;	/* bytes after the header */
+	uint16_t type;
+	uint16_t op;
+	const char *message;
+};
+
+static void test_bad_headers(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *b = w->g[B];
+	const struct bad_packet cases[] = {
+		{ 200, 100, VIRTIO_VSOCK_TYPE_STREAM, VIRTIO_VSOCK_OP_RW,
+		  "queue 1: header len is not the payload's (200)" },
+		{ 50, 100, VIRTIO_VSOCK_TYPE_STREAM, VIRTIO_VSOCK_OP_RW,
+		  "queue 1: header len is not the payload's (50)" },
+		{ BIG + 1, BIG + 1, VIRTIO_VSOCK_TYPE_STREAM, VIRTIO_VSOCK_OP_RW,
+		  "queue 1: packet longer than 64 KiB (65537)" },
+		{ 10, 10, VIRTIO_VSOCK_TYPE_STREAM, VIRTIO_VSOCK_OP_REQUEST,
+		  "queue 1: control packet with a payload (10)" },
+		{ 1, 1, VIRTIO_VSOCK_TYPE_STREAM, VIRTIO_VSOCK_OP_SHUTDOWN,
+		  "queue 1: control packet with a payload (1)" },
+		{ 0, 0, VIRTIO_VSOCK_TYPE_STREAM, VIRTIO_VSOCK_OP_INVALID,
+		  "queue 1: unknown operation (0)" },
+		{ 0, 0, VIRTIO_VSOCK_TYPE_STREAM, 8, "queue 1: unknown operation (8)" },
+	};
+
+	configure_all(w, ALL);
+	post_rx_buffers(b, 8);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct virtio_vsock_hdr hdr = header(a, b->cid, cases[i].op, cases[i].hdr_len);
+
+		hdr.type = cases[i].type;
+		/* An oversized payload, past the pattern buffer: its bytes do not matter. */
+		if (cases[i].payload > BIG) {
+			struct vring_buf bufs[2] = {
+				{ vring_driver_alloc(&a->tx, HDR), HDR, false },
+				{ vring_driver_alloc(&a->tx, cases[i].payload), cases[i].payload,
+				  false },
+			};
+
+			memcpy(vring_driver_ptr(&a->tx, bufs[0].gpa), &hdr, HDR);
+			vring_driver_post(&a->tx, bufs, 2, false);
+		} else {
+			guest_send_shaped(w, a, &hdr, cases[i].payload, &linux_shape);
+		}
+		expect_a_broken(w, cases[i].message);
+	}
+}
+
+/* The upper halves of both CIDs are reserved and zero (virtio 1.2 §5.10.6). */
+static void test_reserved_cid_bits(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *b = w->g[B];
+	struct virtio_vsock_hdr hdr = header(a, b->cid | 1ull << 32, VIRTIO_VSOCK_OP_REQUEST, 0);
+
+	configure_all(w, ALL);
+	post_rx_buffers(a, 2);
+	guest_send_shaped(w, a, &hdr, 0, &linux_shape);
+	expect_a_broken(w, "virtio A: queue 1: CID with reserved upper bits (4294967300)");
+	assert_nothing_received(w, a);
+	hdr = header(a, b->cid, VIRTIO_VSOCK_OP_REQUEST, 0);
+	hdr.src_cid |= 1ull << 63;
+	guest_send_shaped(w, a, &hdr, 0, &linux_shape);
+	expect_a_broken(w, "virtio A: queue 1: CID with reserved upper bits (9223372036854775811)");
+}
+
+/*
+ * A type the sender did not negotiate (SEQPACKET without the feature) or no
+ * one knows gets an RST of that type back (virtio 1.2 §5.10.6.4), not a
+ * broken queue; an RST of such a type is dropped and counted.
+ */
+static void test_unknown_type_answered(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *b = w->g[B];
+	const uint16_t types[] = { VIRTIO_VSOCK_TYPE_SEQPACKET, 0, 3 };
+	struct virtio_vsock_hdr hdr, got;
+
+	configure_all(w, ALL);
+	virtio_vsock_reset(&a->dev);
+	guest_configure(a, ALL & ~F(VIRTIO_VSOCK_F_SEQPACKET));
+	post_rx_buffers(a, 4);
+	post_rx_buffers(b, 4);
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		hdr = header(a, b->cid, VIRTIO_VSOCK_OP_REQUEST, 0);
+		hdr.type = types[i];
+		guest_send_shaped(w, a, &hdr, 0, &linux_shape);
+		run_pass(w);
+		assert_int_equal(guest_receive(w, a, &got, 0), 0);
+		assert_int_equal(got.op, VIRTIO_VSOCK_OP_RST);
+		assert_int_equal(got.type, types[i]);
+		assert_true(got.src_cid == b->cid);
+		assert_int_equal(got.src_port, 2000);
+	}
+	hdr = header(a, b->cid, VIRTIO_VSOCK_OP_RST, 0);
+	hdr.type = 3;
+	guest_send_shaped(w, a, &hdr, 0, &linux_shape);
+	run_pass(w);
+	assert_nothing_received(w, a);
+	assert_nothing_received(w, b);
+	assert_int_equal(a->dev.stats.rsts, 3);
+	assert_int_equal(a->dev.stats.dropped, 1);
+	assert_int_equal(vring_driver_used_idx(&a->tx), 4);
+	assert_false(virtio_vsock_needs_reset(&a->dev));
+}
+
+/*
+ * SEQPACKET for a receiver that did not negotiate it: its driver would
+ * answer with an RST of a type it does not know and break its own
+ * transmitq. The sender gets the RST instead.
+ */
+static void test_seqpacket_to_receiver_without_it(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *b = w->g[B];
+	struct virtio_vsock_hdr hdr = header(a, b->cid, VIRTIO_VSOCK_OP_REQUEST, 0), got;
+
+	guest_configure(a, ALL);
+	guest_configure(b, BASIC);
+	post_rx_buffers(a, 2);
+	post_rx_buffers(b, 2);
+	hdr.type = VIRTIO_VSOCK_TYPE_SEQPACKET;
+	guest_send_shaped(w, a, &hdr, 0, &linux_shape);
+	run_pass(w);
+	assert_nothing_received(w, b);
+	assert_int_equal(guest_receive(w, a, &got, 0), 0);
+	assert_int_equal(got.op, VIRTIO_VSOCK_OP_RST);
+	assert_int_equal(got.type, VIRTIO_VSOCK_TYPE_SEQPACKET);
+	assert_true(got.src_cid == b->cid);
+	assert_int_equal(a->dev.stats.rsts, 1);
+	assert_int_equal(a->dev.stats.packets, 0);
+}
+
+static void test_tx_shorter_than_header(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A];
+	struct vring_buf buf;
+
+	configure_all(w, ALL);
+	buf = (struct vring_buf){ vring_driver_alloc(&a->tx, HDR - 1), HDR - 1, false };
+	vring_driver_post(&a->tx, &buf, 1, false);
+	expect_a_broken(w, "virtio A: queue 1: transmit buffer shorter than the header");
+}
+
+static void test_tx_writable_buffer(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A];
+	struct virtio_vsock_hdr hdr = header(a, w->g[B]->cid, VIRTIO_VSOCK_OP_RW, 0);
+	struct vring_buf bufs[2];
+
+	configure_all(w, ALL);
+	bufs[0] = (struct vring_buf){ vring_driver_alloc(&a->tx, HDR), HDR, false };
+	bufs[1] = (struct vring_buf){ vring_driver_alloc(&a->tx, 64), 64, true };
+	memcpy(vring_driver_ptr(&a->tx, bufs[0].gpa), &hdr, HDR);
+	vring_driver_post(&a->tx, bufs, 2, false);
+	expect_a_broken(w, "virtio A: queue 1: transmit buffer with a device-writable part");
+}
+
+/*
+ * B's receiveq breaks while A sends to it: B needs a reset, A gets an RST
+ * as from no one, C is untouched.
+ */
+static void expect_b_rx_broken(struct world *w, const char *message)
+{
+	struct guest *a = w->g[A], *b = w->g[B], *c = w->g[C];
+	struct virtio_vsock_hdr got;
+	char log[512];
+
+	post_rx_buffers(a, 1);
+	guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_RW, 100);
+	stderr_capture_begin();
+	run_pass(w);
+	stderr_capture_end(log, sizeof(log));
+	assert_non_null(strstr(log, message));
+	assert_true(virtio_vsock_needs_reset(&b->dev));
+	assert_int_equal(b->interrupts[VIRTIO_VSOCK_CONFIG_CHANGE], 1);
+	assert_int_equal(vring_driver_used_idx(&b->rx), 0);
+	assert_int_equal(guest_receive(w, a, &got, 0), 0);
+	assert_int_equal(got.op, VIRTIO_VSOCK_OP_RST);
+	assert_false(virtio_vsock_needs_reset(&a->dev));
+	post_rx_buffers(c, 1);
+	guest_send(w, a, c->cid, VIRTIO_VSOCK_OP_RW, 100);
+	run_pass(w);
+	assert_int_equal(guest_receive(w, c, &got, 0), 100);
+}
+
+static void test_rx_readable_buffer(void **state)
+{
+	struct world *w = *state;
+	struct guest *b = w->g[B];
+	struct vring_buf buf;
+
+	configure_all(w, ALL);
+	buf = (struct vring_buf){ vring_driver_alloc(&b->rx, 4096), 4096, false };
+	vring_driver_post(&b->rx, &buf, 1, false);
+	expect_b_rx_broken(w, "virtio B: queue 0: receive buffer with a device-readable part");
+}
+
+/* Room for a header but none for payload: the queue could never carry it. */
+static void test_rx_buffer_too_small(void **state)
+{
+	struct world *w = *state;
+
+	configure_all(w, ALL);
+	vring_driver_post_rx(&w->g[B]->rx, HDR);
+	expect_b_rx_broken(w, "virtio B: queue 0: receive buffer too small for a packet (44)");
+}
+
+/* A header-sized buffer takes a packet without payload. */
+static void test_rx_header_only_buffer(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *b = w->g[B];
+	struct virtio_vsock_hdr got;
+
+	configure_all(w, ALL);
+	vring_driver_post_rx(&b->rx, HDR);
+	guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_CREDIT_UPDATE, 0);
+	run_pass(w);
+	assert_int_equal(guest_receive(w, b, &got, 0), 0);
+	assert_int_equal(got.op, VIRTIO_VSOCK_OP_CREDIT_UPDATE);
+}
+
+static void test_bad_queue_layout(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A];
+	const struct virtq_layout outside = { QSIZE, GUEST_MEM, 0x1000, 0x2000 };
+	char log[256];
+
+	assert_true(virtio_vsock_set_features(&a->dev, ALL));
+	stderr_capture_begin();
+	assert_int_equal(virtio_vsock_enable_queue(&a->dev, VIRTIO_VSOCK_EVENT_QUEUE, &outside), -1);
+	stderr_capture_end(log, sizeof(log));
+	assert_non_null(strstr(log, "virtio A: queue 2: ring outside guest memory"));
+	assert_int_equal(virtio_vsock_enable_queue(&a->dev, VIRTIO_VSOCK_QUEUES, &outside), -1);
+	assert_true(virtio_vsock_needs_reset(&a->dev));
+	assert_int_equal(a->interrupts[VIRTIO_VSOCK_CONFIG_CHANGE], 1);
+	virtio_vsock_start(&a->dev);
+	assert_false(virtio_vsock_active(&a->dev));
+}
+
+/* Before DRIVER_OK the device leaves the rings alone. */
+static void test_not_running(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A];
+	struct virtq_layout layout;
+
+	assert_true(virtio_vsock_set_features(&a->dev, ALL));
+	vring_driver_init(&a->tx, &a->mem, QSIZE, RX_END, TX_END);
+	layout = vring_driver_layout(&a->tx);
+	assert_int_equal(virtio_vsock_enable_queue(&a->dev, VIRTIO_VSOCK_TX_QUEUE, &layout), 0);
+	guest_send(w, a, 9, VIRTIO_VSOCK_OP_REQUEST, 0);
+	assert_int_equal(virtio_vsock_poll_tx(&a->dev, 32), 0);
+	virtio_vsock_flush(&a->dev, w->now);
+	assert_int_equal(vring_driver_used_idx(&a->tx), 0);
+}
+
+int main(void)
+{
+#define T(fn) cmocka_unit_test_setup_teardown(fn, world_setup, world_teardown)
+	const struct CMUnitTest device[] = {
+		T(test_features),
+		T(test_init_and_table),
+		T(test_config_space),
+	};
+	const struct CMUnitTest delivery[] = {
+		T(test_deliver_a_to_b),
+		T(test_header_split),
+		T(test_large_packet_cut),
+		T(test_seqpacket_marks),
+		T(test_deliver_to_self),
+		T(test_deliver_to_self_overlapping),
+		T(test_spoofed_cid_dropped),
+		T(test_rst_for_unknown_cid),
+		T(test_rst_for_stopped_receiver),
+		T(test_unknown_type_answered),
+		T(test_seqpacket_to_receiver_without_it),
+		T(test_receiver_without_buffers_stalls),
+		T(test_partial_room_taken_back),
+		T(test_rst_dropped_without_buffers),
+		T(test_rx_queue_not_enabled_is_no_one),
+		T(test_stall_resets_connection),
+		T(test_small_buffers_reset_at_once),
+		T(test_stall_retries_when_buffers_posted),
+		T(test_interrupts_suppressed),
+		T(test_tx_budget),
+	};
+	const struct CMUnitTest broken[] = {
+		T(test_bad_headers),
+		T(test_reserved_cid_bits),
+		T(test_tx_shorter_than_header),
+		T(test_tx_writable_buffer),
+		T(test_rx_readable_buffer),
+		T(test_rx_buffer_too_small),
+		T(test_rx_header_only_buffer),
+		T(test_bad_queue_layout),
+		T(test_not_running),
+	};
+#undef T
+	int failed = 0;
+
+	failed += cmocka_run_group_tests_name("virtio-vsock device", device, NULL, NULL);
+	failed += cmocka_run_group_tests_name("virtio-vsock delivery", delivery, NULL, NULL);
+	failed += cmocka_run_group_tests_name("virtio-vsock broken guests", broken, NULL, NULL);
+	return failed ? 1 : 0;
+}
