@@ -6,7 +6,6 @@
  * the guest, so Linux's console driver, which waits for each buffer to
  * come back, waits no longer than the exit.
  */
-#include <stddef.h>
 #include <string.h>
 
 #include <linux/virtio_ids.h>
@@ -17,6 +16,7 @@
 #include "guest/guest.h"
 #include "guest/guest_console.h"
 #include "guest/guest_log.h"
+#include "guest/guest_virtio.h"
 #include "lib/container.h"
 #include "mm/page_alloc.h"
 
@@ -31,11 +31,8 @@ static void guest_console_line(void *ctx, const char *line)
 static void guest_console_send_msi(void *ctx, uint64_t address, uint32_t data)
 {
 	struct guest_console *gc = ctx;
-	const char *dropped = guest_msi_send(gc->guest, address, data);
 
-	if (dropped && !gc->bad_msi++)
-		guest_log(gc->guest, "virtio-console: MSI address %#lx data %#x: %s, dropped\n",
-			  address, data, dropped);
+	guest_virtio_send_msi(gc->guest, "virtio-console", &gc->bad_msi, address, data);
 }
 
 static void guest_console_interrupt(struct virtio_console *dev, unsigned int queue)
@@ -95,37 +92,31 @@ static void guest_console_reset(struct guest_device *dev)
 {
 	struct guest_console *gc = container_of(dev, struct guest_console, dev);
 
-	spin_lock(&gc->lock);
-	virtio_pci_bar_write(&gc->pci, offsetof(struct virtio_pci_common_cfg, device_status), 1, 0);
-	spin_unlock(&gc->lock);
+	guest_virtio_reset(&gc->pci, &gc->lock);
 }
 
-/* A kick is served here and now, so it is no doorbell: *notify stays false. */
+/*
+ * A kick is served here and now, so it is no doorbell: *notify stays false.
+ * A reset on another vCPU between the two holds leaves the kick nothing to do.
+ */
 static bool guest_console_mmio(struct guest_device *dev, uint64_t gpa, unsigned int size,
 			       bool write, uint64_t *value, bool *notify)
 {
 	struct guest_console *gc = container_of(dev, struct guest_console, dev);
-	uint64_t offset;
-	bool claimed;
-	int queue;
+	int queue = guest_virtio_mmio(&gc->pci, &gc->lock, gpa, size, write, value);
 
 	(void)notify;
+	if (queue < 0)
+		return queue != GUEST_VIRTIO_UNCLAIMED;
 	spin_lock(&gc->lock);
-	claimed = virtio_pci_bar_decode(&gc->pci, gpa, size, &offset);
-	if (claimed && write) {
-		queue = virtio_pci_bar_write(&gc->pci, offset, size, *value);
-		if (queue != VIRTIO_PCI_NO_NOTIFY)
-			virtio_console_kick(&gc->console, (unsigned int)queue);
-		if (virtio_console_needs_reset(&gc->console) && !gc->needs_reset_reported) {
-			gc->needs_reset_reported = true;
-			guest_log(gc->guest, "virtio-console: device needs reset\n");
-			virtio_pci_mark_needs_reset(&gc->pci);
-		}
-	} else if (claimed) {
-		*value = virtio_pci_bar_read(&gc->pci, offset, size);
+	virtio_console_kick(&gc->console, (unsigned int)queue);
+	if (virtio_console_needs_reset(&gc->console) && !gc->needs_reset_reported) {
+		gc->needs_reset_reported = true;
+		guest_log(gc->guest, "virtio-console: device needs reset\n");
+		virtio_pci_mark_needs_reset(&gc->pci);
 	}
 	spin_unlock(&gc->lock);
-	return claimed;
+	return true;
 }
 
 static const struct guest_device_ops guest_console_device_ops = {

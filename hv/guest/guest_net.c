@@ -30,21 +30,18 @@
 #include "guest/guest.h"
 #include "guest/guest_log.h"
 #include "guest/guest_net.h"
+#include "guest/guest_virtio.h"
 #include "lib/container.h"
 #include "mm/page_alloc.h"
 #include "sidecore/sidecore.h"
 
 #define GUEST_NET_QUEUE_SIZE	256
 
-/* The transport's MSI-X message, through the guest's one delivery path. */
 static void guest_net_send_msi(void *ctx, uint64_t address, uint32_t data)
 {
 	struct guest_net *gn = ctx;
-	const char *dropped = guest_msi_send(gn->guest, address, data);
 
-	if (dropped && !gn->bad_msi++)
-		guest_log(gn->guest, "virtio-net: MSI address %#lx data %#x: %s, dropped\n",
-			  address, data, dropped);
+	guest_virtio_send_msi(gn->guest, "virtio-net", &gn->bad_msi, address, data);
 }
 
 static void guest_net_interrupt(struct virtio_net *dev, unsigned int source)
@@ -111,28 +108,17 @@ static void guest_net_reset(struct guest_device *dev)
 {
 	struct guest_net *gn = container_of(dev, struct guest_net, dev);
 
-	spin_lock(&gn->sidecore->lock);
-	virtio_pci_bar_write(&gn->pci, offsetof(struct virtio_pci_common_cfg, device_status), 1, 0);
-	spin_unlock(&gn->sidecore->lock);
+	guest_virtio_reset(&gn->pci, &gn->sidecore->lock);
 }
 
 static bool guest_net_mmio(struct guest_device *dev, uint64_t gpa, unsigned int size,
 			   bool write, uint64_t *value, bool *notify)
 {
 	struct guest_net *gn = container_of(dev, struct guest_net, dev);
-	uint64_t offset;
-	bool claimed;
+	int result = guest_virtio_mmio(&gn->pci, &gn->sidecore->lock, gpa, size, write, value);
 
-	/* Decode and access under one hold: a config write may move the BAR. */
-	spin_lock(&gn->sidecore->lock);
-	claimed = virtio_pci_bar_decode(&gn->pci, gpa, size, &offset);
-	if (claimed && write)
-		*notify = virtio_pci_bar_write(&gn->pci, offset, size, *value) !=
-			  VIRTIO_PCI_NO_NOTIFY;
-	else if (claimed)
-		*value = virtio_pci_bar_read(&gn->pci, offset, size);
-	spin_unlock(&gn->sidecore->lock);
-	return claimed;
+	*notify = result >= 0;
+	return result != GUEST_VIRTIO_UNCLAIMED;
 }
 
 static const struct guest_device_ops guest_net_device_ops = {

@@ -23,6 +23,7 @@
 #include "config/guest_layout.h"
 #include "guest/guest.h"
 #include "guest/guest_log.h"
+#include "guest/guest_virtio.h"
 #include "guest/guest_vsock.h"
 #include "lib/container.h"
 #include "mm/page_alloc.h"
@@ -37,15 +38,11 @@
 /* One CID table per sidecore: a packet reaches the devices of its own sidecore. */
 static struct virtio_vsock_table guest_vsock_tables[NET_MAX_SIDECORES];
 
-/* The transport's MSI-X message, through the guest's one delivery path. */
 static void guest_vsock_send_msi(void *ctx, uint64_t address, uint32_t data)
 {
 	struct guest_vsock *gv = ctx;
-	const char *dropped = guest_msi_send(gv->guest, address, data);
 
-	if (dropped && !gv->bad_msi++)
-		guest_log(gv->guest, "virtio-vsock: MSI address %#lx data %#x: %s, dropped\n",
-			  address, data, dropped);
+	guest_virtio_send_msi(gv->guest, "virtio-vsock", &gv->bad_msi, address, data);
 }
 
 static void guest_vsock_interrupt(struct virtio_vsock *dev, unsigned int source)
@@ -112,28 +109,17 @@ static void guest_vsock_reset(struct guest_device *dev)
 {
 	struct guest_vsock *gv = container_of(dev, struct guest_vsock, dev);
 
-	spin_lock(&gv->sidecore->lock);
-	virtio_pci_bar_write(&gv->pci, offsetof(struct virtio_pci_common_cfg, device_status), 1, 0);
-	spin_unlock(&gv->sidecore->lock);
+	guest_virtio_reset(&gv->pci, &gv->sidecore->lock);
 }
 
 static bool guest_vsock_mmio(struct guest_device *dev, uint64_t gpa, unsigned int size,
 			     bool write, uint64_t *value, bool *notify)
 {
 	struct guest_vsock *gv = container_of(dev, struct guest_vsock, dev);
-	uint64_t offset;
-	bool claimed;
+	int result = guest_virtio_mmio(&gv->pci, &gv->sidecore->lock, gpa, size, write, value);
 
-	/* Decode and access under one hold: a config write may move the BAR. */
-	spin_lock(&gv->sidecore->lock);
-	claimed = virtio_pci_bar_decode(&gv->pci, gpa, size, &offset);
-	if (claimed && write)
-		*notify = virtio_pci_bar_write(&gv->pci, offset, size, *value) !=
-			  VIRTIO_PCI_NO_NOTIFY;
-	else if (claimed)
-		*value = virtio_pci_bar_read(&gv->pci, offset, size);
-	spin_unlock(&gv->sidecore->lock);
-	return claimed;
+	*notify = result >= 0;
+	return result != GUEST_VIRTIO_UNCLAIMED;
 }
 
 static const struct guest_device_ops guest_vsock_device_ops = {
