@@ -14,9 +14,10 @@
 #                heartbeat goes on, and alpha powers off cleanly.
 #   twosidecores corei7_haswell_4770, 4 CPUs, sidecores = 0, 1: the guests
 #                sit on different sidecores, so packets cross the SPSC ring.
-#   nehalem      corei5_lynnfield_750, 3 CPUs: TCP_RR with the guests
-#                owning their cores' xAPICs through exits for EOI and
-#                timer writes only.
+#   nehalem      corei5_lynnfield_750, 4 CPUs, sidecores = 0, 1: TCP_RR
+#                across the sidecores' ring, with the guests owning their
+#                cores' xAPICs through exits for EOI and timer writes only;
+#                then the operator stops alpha.
 #   compare      after haswell and nehalem: Nehalem takes more exits per
 #                transaction than Haswell.
 # Usage: bochs_net.sh [SCENARIO...]  (default: all four)
@@ -150,18 +151,24 @@ check_direct() {
 
 scenario_twosidecores() {
 	run_bench twosidecores corei7_haswell_4770 4
-	tap_line $out/twosidecores.log 'guest alpha: .* sidecore 0' "two sidecores: alpha on sidecore cpu 0"
-	tap_line $out/twosidecores.log 'guest beta: .* sidecore 1' "two sidecores: beta on sidecore cpu 1"
 	check_tests twosidecores TCP_RR TCP_STREAM
-	clean $out/twosidecores.log | grep '^counters: sidecore' | tail -n 2 |
+	check_two_sidecores twosidecores
+}
+
+# check_two_sidecores SCENARIO: alpha and beta sit on sidecores 0 and 1, and
+# both sidecores forwarded packets, which therefore crossed their ring.
+check_two_sidecores() {
+	tap_line $out/$1.log 'guest alpha: .* sidecore 0' "$1: alpha on sidecore cpu 0"
+	tap_line $out/$1.log 'guest beta: .* sidecore 1' "$1: beta on sidecore cpu 1"
+	clean $out/$1.log | grep '^counters: sidecore' | tail -n 2 |
 		awk '{ for (i = 1; i < NF; i++) if ($i == "packets") p[n++] = $(i + 1) }
 		     END { exit !(n == 2 && p[0] > 0 && p[1] > 0) }'
-	tap_result $? "two sidecores: both forwarded packets (through the ring)"
+	tap_result $? "$1: both sidecores forwarded packets (through the ring)"
 }
 
 scenario_nehalem() {
 	# Then the operator stops alpha, its netserver still running (docs/operator.md).
-	run_bench nehalem corei5_lynnfield_750 3 --send "bench: done=>stop alpha" \
+	run_bench nehalem corei5_lynnfield_750 4 --send "bench: done=>stop alpha" \
 		--until "guest alpha: waiting for a restart"
 	tap_line $out/nehalem.log 'vmx: cpu 1 ok .* ug=0 .* vid=0 .*' "nehalem: no unrestricted guest, no virtual-interrupt delivery"
 	check_tests nehalem TCP_RR
@@ -174,6 +181,7 @@ scenario_nehalem() {
 	tap_result $? "nehalem: TCP_RR takes at most 6 exits per transaction (${value:-none})"
 	tap_line $out/nehalem.log 'guest alpha: stopped \(asked by the operator\)' \
 		"nehalem: the operator's stop reaches alpha"
+	check_two_sidecores nehalem
 }
 
 # After haswell and nehalem (which may run side by side): their figures compared.

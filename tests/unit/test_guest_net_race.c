@@ -6,9 +6,9 @@
  * production takes. The function's state is one core's at a time: MSI-X
  * messages leave one at a time, and nothing strays outside the function.
  *
- * guest_net.c and guest_device.c are glue, not pure modules: they are
- * compiled in here, with stand-ins for the console, the sidecore's wake-up
- * and the vCPUs they call.
+ * guest_net.c, guest_virtio.c and guest_device.c are glue, not pure
+ * modules: they are compiled in here, with stand-ins for the console, the
+ * sidecore's wake-up and the vCPUs they call.
  */
 #include <pthread.h>
 #include <sched.h>
@@ -27,6 +27,7 @@
 
 #include "guest/guest_device.c"
 #include "guest/guest_net.c"
+#include "guest/guest_virtio.c"
 
 #define SLOT		1	/* the first free slot after the host bridge */
 #define BAR0		(GUEST_PCI_MMIO_GPA + SLOT * VIRTIO_PCI_BAR_SIZE)
