@@ -37,6 +37,8 @@ scenario_badinput() {
 		"over-committed guest reported with line and key"
 	[ "$(clean $log | grep -c '^config line')" -eq 4 ]
 	tap_result $? "exactly one error per broken section"
+	tap_line $log 'counters: guest good vcpu 0 state running exits [0-9]+ .*' \
+		"the good guest's exit counters shown on demand (port 0x610)"
 	tap_line $log 'guest good: crashed \(triple fault\)' "the good guest's crash is reported"
 	tap_line $log 'guest good: restarting \(restart 1\)' "the good guest is restarted (on_crash = restart)"
 	# Each life's interrupts and timer are its own core's APIC: both lives
