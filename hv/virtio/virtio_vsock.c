@@ -78,31 +78,14 @@ static void cursor_advance(struct chain_cursor *c, uint32_t n)
 }
 
 /*
- * Copies len bytes from the cursor into buf; the chain holds them. The
- * cursor functions stop at the chain's end all the same: a caller's count
- * gone wrong must not turn into an endless loop on the sidecore.
+ * Moves len bytes between the cursor and a flat buffer: out to read them
+ * from the chain, in (out NULL) to write them into it; the chain holds
+ * them or has room. The cursor functions stop at the chain's end all the
+ * same: a caller's count gone wrong must not turn into an endless loop on
+ * the sidecore.
  */
-static void cursor_read(struct chain_cursor *c, void *buf, uint32_t len)
+static void cursor_move(struct chain_cursor *c, uint8_t *out, const uint8_t *in, uint32_t len)
 {
-	uint8_t *out = buf, *at;
-
-	while (len) {
-		uint32_t n = cursor_span(c, &at);
-
-		if (!n)
-			break;
-		n = n < len ? n : len;
-		memcpy(out, at, n);
-		cursor_advance(c, n);
-		out += n;
-		len -= n;
-	}
-}
-
-/* Copies len bytes from buf to the cursor; the chain has room for them. */
-static void cursor_write(struct chain_cursor *c, const void *buf, uint32_t len)
-{
-	const uint8_t *in = buf;
 	uint8_t *at;
 
 	while (len) {
@@ -111,11 +94,26 @@ static void cursor_write(struct chain_cursor *c, const void *buf, uint32_t len)
 		if (!n)
 			break;
 		n = n < len ? n : len;
-		memcpy(at, in, n);
+		if (out) {
+			memcpy(out, at, n);
+			out += n;
+		} else {
+			memcpy(at, in, n);
+			in += n;
+		}
 		cursor_advance(c, n);
-		in += n;
 		len -= n;
 	}
+}
+
+static void cursor_read(struct chain_cursor *c, void *buf, uint32_t len)
+{
+	cursor_move(c, buf, NULL, len);
+}
+
+static void cursor_write(struct chain_cursor *c, const void *buf, uint32_t len)
+{
+	cursor_move(c, NULL, buf, len);
 }
 
 /*
