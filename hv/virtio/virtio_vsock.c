@@ -17,33 +17,15 @@
  */
 #include <string.h>
 
-#include "virtio/virtio_vsock.h"
+#include "virtio/virtio_vsock_internal.h"
 
-#define HDR_SIZE	((uint32_t)sizeof(struct virtio_vsock_hdr))
+#define HDR_SIZE	VSOCK_HDR_SIZE
 #define FEATURE(bit)	(1ull << (bit))
 
 _Static_assert(sizeof(struct virtio_vsock_hdr) == 44, "§5.10.6: the header is 44 bytes");
 
-/* What became of a packet handed to a receiver. */
-enum vsock_delivery {
-	VSOCK_DELIVERED,
-	VSOCK_STALLED,		/* too few receive buffers: try again next pass */
-	VSOCK_UNFIT,		/* its whole ring could not hold the packet */
-	VSOCK_GONE,		/* the receiver broke its receiveq meanwhile */
-};
-
-/* A position in a chain's bytes, counted across its segments. */
-struct chain_cursor {
-	const struct virtq_chain *chain;
-	uint32_t segment;
-	uint32_t offset;	/* within segment */
-};
-
-/*
- * A cursor skip bytes into chain: the payload of a transmit chain starts
- * after its header, wherever the driver cut the two (skip = HDR_SIZE).
- */
-static void cursor_init(struct chain_cursor *c, const struct virtq_chain *chain, uint32_t skip)
+/* The payload of a transmit chain starts after its header, wherever the driver cut the two. */
+void vsock_cursor_init(struct chain_cursor *c, const struct virtq_chain *chain, uint32_t skip)
 {
 	c->chain = chain;
 	c->segment = 0;
@@ -106,7 +88,7 @@ static void cursor_move(struct chain_cursor *c, uint8_t *out, const uint8_t *in,
 	}
 }
 
-static void cursor_read(struct chain_cursor *c, void *buf, uint32_t len)
+void vsock_cursor_read(struct chain_cursor *c, void *buf, uint32_t len)
 {
 	cursor_move(c, buf, NULL, len);
 }
@@ -226,6 +208,7 @@ void virtio_vsock_reset(struct virtio_vsock *dev)
 	dev->tx_unpublished = false;
 	dev->stall.dst = NULL;
 	memset(dev->reset, 0, sizeof(dev->reset));
+	virtio_vsock_host_reset(dev);
 	dev->needs_reset = false;
 }
 
@@ -265,8 +248,8 @@ static const char *virtio_vsock_tx_error(const struct virtq_chain *chain,
 		return "transmit buffer with a device-writable part";
 	if (chain->readable < HDR_SIZE)
 		return "transmit buffer shorter than the header";
-	cursor_init(&c, chain, 0);
-	cursor_read(&c, hdr, HDR_SIZE);
+	vsock_cursor_init(&c, chain, 0);
+	vsock_cursor_read(&c, hdr, HDR_SIZE);
 	*detail = hdr->len;
 	if (hdr->len > VIRTIO_VSOCK_PAYLOAD_MAX)
 		return "packet longer than 64 KiB";
@@ -361,20 +344,18 @@ static enum vsock_delivery virtio_vsock_room(struct virtio_vsock *dev, uint32_t 
 }
 
 /*
- * Copies a packet into dev's receive buffers: the checked header hdr, then
- * hdr->len payload bytes from payload (NULL when there are none). Each
- * buffer takes a header and as much payload as fits after it. The room is
- * counted first; the copy still checks every buffer, since the driver may
- * rewrite its descriptors between the two looks.
+ * Each receive buffer takes a header and as much payload as fits after it.
+ * The room is counted first; the copy still checks every buffer, since the
+ * driver may rewrite its descriptors between the two looks.
  */
-static enum vsock_delivery virtio_vsock_deliver(struct virtio_vsock *dev,
-						const struct virtio_vsock_hdr *hdr,
-						const struct virtq_chain *payload)
+enum vsock_delivery virtio_vsock_deliver(struct virtio_vsock *dev,
+					 const struct virtio_vsock_hdr *hdr,
+					 struct chain_cursor *src)
 {
 	struct virtq *vq = &dev->queue[VIRTIO_VSOCK_RX_QUEUE];
 	uint32_t marks = VIRTIO_VSOCK_SEQ_EOM | VIRTIO_VSOCK_SEQ_EOR;
 	uint32_t left = hdr->len;
-	struct chain_cursor src = { 0 }, dst;
+	struct chain_cursor dst;
 	struct virtio_vsock_hdr piece;
 	struct virtq_chain chain;
 	uint16_t buffers = 0;
@@ -385,8 +366,6 @@ static enum vsock_delivery virtio_vsock_deliver(struct virtio_vsock *dev,
 
 	if (room != VSOCK_DELIVERED)
 		return room;
-	if (payload)
-		cursor_init(&src, payload, HDR_SIZE);
 	do {
 		got = virtq_pop(vq, &chain);
 		if (got < 0) {
@@ -406,10 +385,10 @@ static enum vsock_delivery virtio_vsock_deliver(struct virtio_vsock *dev,
 		/* A message ends with its last piece only (virtio 1.2 §5.10.6.6). */
 		if (piece.len < left && hdr->type == VIRTIO_VSOCK_TYPE_SEQPACKET)
 			piece.flags &= ~marks;
-		cursor_init(&dst, &chain, 0);
+		vsock_cursor_init(&dst, &chain, 0);
 		cursor_write(&dst, &piece, HDR_SIZE);
 		if (piece.len)
-			cursor_copy(&dst, &src, piece.len);
+			cursor_copy(&dst, src, piece.len);
 		virtq_push(vq, chain.head, HDR_SIZE + piece.len);
 		buffers++;
 		left -= piece.len;
@@ -441,7 +420,7 @@ static void virtio_vsock_send_rst(struct virtio_vsock *dev, const struct virtio_
  * packet is received with an unknown type value"). An RST itself gets no
  * answer, or two guests could trade them forever: it is dropped.
  */
-static void virtio_vsock_refuse(struct virtio_vsock *dev, const struct virtio_vsock_hdr *hdr)
+void virtio_vsock_refuse(struct virtio_vsock *dev, const struct virtio_vsock_hdr *hdr)
 {
 	struct virtio_vsock_hdr rst = {
 		.src_cid = hdr->dst_cid,
@@ -552,6 +531,7 @@ static enum vsock_delivery virtio_vsock_send(struct virtio_vsock *dev,
 	struct virtio_vsock *dst = virtio_vsock_table_find(dev->table, hdr->dst_cid);
 	struct virtio_vsock_stream *reset = virtio_vsock_reset_slot(dev, hdr);
 	enum vsock_delivery result;
+	struct chain_cursor src;
 
 	if (reset && hdr->op != VIRTIO_VSOCK_OP_REQUEST && hdr->op != VIRTIO_VSOCK_OP_RST) {
 		dev->stats.dropped++;
@@ -559,7 +539,16 @@ static enum vsock_delivery virtio_vsock_send(struct virtio_vsock *dev,
 	}
 	if (reset)
 		reset->used = false;
-	/* The host's CID is no device's: the table never holds CIDs below 3. */
+	vsock_cursor_init(&src, chain, HDR_SIZE);
+	/* The services take every packet at once: a guest never waits for CID 2. */
+	if (hdr->dst_cid == VIRTIO_VSOCK_HOST_CID && hdr->type == VIRTIO_VSOCK_TYPE_STREAM) {
+		if (virtio_vsock_host_receive(dev, hdr, &src)) {
+			dev->stats.packets++;
+			dev->stats.bytes += hdr->len;
+		}
+		return VSOCK_DELIVERED;
+	}
+	/* The table never holds CIDs below 3. */
 	if (!virtio_vsock_knows_type(dev, hdr->type) || !virtio_vsock_takes(dst, hdr->type)) {
 		virtio_vsock_refuse(dev, hdr);
 		return VSOCK_DELIVERED;
@@ -568,7 +557,7 @@ static enum vsock_delivery virtio_vsock_send(struct virtio_vsock *dev,
 	    virtq_avail_idx(&dst->queue[VIRTIO_VSOCK_RX_QUEUE]) == dev->stall.avail_idx)
 		result = VSOCK_STALLED;
 	else
-		result = virtio_vsock_deliver(dst, hdr, chain);
+		result = virtio_vsock_deliver(dst, hdr, &src);
 	switch (result) {
 	case VSOCK_DELIVERED:
 		dev->stats.packets++;
@@ -616,6 +605,9 @@ unsigned int virtio_vsock_poll_tx(struct virtio_vsock *dev, unsigned int budget)
 	}
 	if (got < 0)
 		virtio_vsock_fail(dev);
+	/* After the transmitq: an echo goes back in the pass that took the request. */
+	if (virtio_vsock_active(dev))
+		virtio_vsock_host_poll(dev);
 	return done;
 }
 

@@ -40,8 +40,25 @@
 /* Interrupt source for a configuration change (the device needs a reset). */
 #define VIRTIO_VSOCK_CONFIG_CHANGE	VIRTIO_VSOCK_QUEUES
 
-/* The host's CID (VMADDR_CID_HOST): no service answers there yet. */
+/* The host's CID (VMADDR_CID_HOST): the hypervisor's own services. */
 #define VIRTIO_VSOCK_HOST_CID		2
+/* Its ports (docs/data-path.md, "Services on CID 2"), SOCK_STREAM only. */
+#define VIRTIO_VSOCK_PORT_ECHO		7	/* every byte back, in order */
+#define VIRTIO_VSOCK_PORT_DISCARD	9	/* every byte taken and counted */
+/* Connections to CID 2 one device may hold at once; a REQUEST past them gets an RST. */
+#define VIRTIO_VSOCK_HOST_CONNS		4
+/*
+ * The echo service's buffer per connection, the credit it grants
+ * (buf_alloc): a 64 KiB write fits whole, and four connections cost a
+ * device 256 KiB.
+ */
+#define VIRTIO_VSOCK_ECHO_BUF		(64 * 1024)
+/*
+ * The discard service's credit: it holds no byte, so what it grants only
+ * bounds what is in flight; it tells the guest what it took each time
+ * half of it has gone by.
+ */
+#define VIRTIO_VSOCK_DISCARD_BUF	(256 * 1024)
 /*
  * The longest payload a packet may carry: what Linux sends at most
  * (VIRTIO_VSOCK_MAX_PKT_BUF_SIZE); a longer one breaks the transmitq.
@@ -73,6 +90,8 @@ struct virtio_vsock_stats {
 	uint64_t resets;	/* connections reset: a packet waited too long, or could never fit */
 	uint64_t credit_stalls;	/* passes the transmitq waited for receive buffers */
 	uint64_t spoofed;	/* dropped: src_cid not the device's own */
+	uint64_t echoed;	/* payload bytes CID 2's echo service sent back */
+	uint64_t discarded;	/* payload bytes CID 2's discard service took */
 };
 
 /*
@@ -90,6 +109,28 @@ struct virtio_vsock_stream {
 	uint32_t src_port;
 	uint32_t dst_port;
 	bool used;
+};
+
+/*
+ * A connection of the device's driver to a service on CID 2. Counters are
+ * the stream's byte counts modulo 2^32, as the credit fields are (virtio
+ * 1.2 §5.10.6.3): the guest may have peer_buf_alloc - (tx_cnt -
+ * peer_fwd_cnt) bytes on their way to it.
+ */
+struct virtio_vsock_host_conn {
+	uint32_t service;	/* the port on CID 2; 0: the slot is free */
+	uint32_t guest_port;
+	uint32_t peer_buf_alloc;	/* the guest's credit, from its last header */
+	uint32_t peer_fwd_cnt;
+	uint32_t tx_cnt;	/* payload bytes sent to the guest */
+	uint32_t fwd_cnt;	/* payload bytes taken from the guest and used up */
+	uint32_t fwd_told;	/* fwd_cnt in the last header sent */
+	uint32_t head;		/* echo: ring offset of the oldest byte held */
+	uint32_t held;		/* echo: bytes held, not yet sent back */
+	uint8_t owed;		/* VSOCK_OWE_* control packets still to send */
+	bool peer_done;		/* the guest sends no more (SHUTDOWN with SEND) */
+	bool peer_deaf;		/* the guest reads no more (SHUTDOWN with RCV) */
+	uint8_t ring[VIRTIO_VSOCK_ECHO_BUF];
 };
 
 /* The head packet of the transmitq waiting for a receiver's buffers. */
@@ -118,6 +159,10 @@ struct virtio_vsock {
 	/* Reset connections: their later packets are dropped until a new REQUEST. */
 	struct virtio_vsock_stream reset[VIRTIO_VSOCK_RESET_SLOTS];
 	unsigned int reset_next;	/* the slot the next reset takes */
+	/* CID 2's end of the driver's connections there. */
+	struct virtio_vsock_host_conn host[VIRTIO_VSOCK_HOST_CONNS];
+	bool host_blocked;	/* output waits for receive buffers ... */
+	uint16_t host_blocked_avail;	/* ... beyond this avail->idx */
 	struct virtio_vsock_stats stats;
 };
 

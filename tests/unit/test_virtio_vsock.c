@@ -6,8 +6,9 @@
  * (virtio 1.1 §5.10.3, §5.10.4), delivery between guests byte for byte,
  * headers cut anywhere, 64 KiB packets cut into 4 KiB receive buffers,
  * spoofed sources, RSTs for CIDs no one has, senders waiting for a
- * receiver's buffers without loss, and a guest breaking its rings without
- * disturbing the others.
+ * receiver's buffers without loss, the echo and discard services on CID 2
+ * with their credit, and a guest breaking its rings without disturbing the
+ * others.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -1188,6 +1189,327 @@ static void test_not_running(void **state)
 	assert_int_equal(vring_driver_used_idx(&a->tx), 0);
 }
 
+/* --- services on CID 2 ------------------------------------------------------ */
+
+#define HOST	VIRTIO_VSOCK_HOST_CID
+#define ECHO	VIRTIO_VSOCK_PORT_ECHO
+#define DISCARD	VIRTIO_VSOCK_PORT_DISCARD
+
+/* g's packet to CID 2's port with its own credit fields; payload from w->sent. */
+static void host_send(struct world *w, struct guest *g, uint32_t port, uint16_t op,
+		      uint32_t len, uint32_t buf_alloc, uint32_t fwd_cnt)
+{
+	struct virtio_vsock_hdr hdr = header(g, HOST, op, len);
+
+	hdr.dst_port = port;
+	hdr.buf_alloc = buf_alloc;
+	hdr.fwd_cnt = fwd_cnt;
+	guest_send_shaped(w, g, &hdr, len, &linux_shape);
+}
+
+/* The next packet g received: from CID 2's port to g's port 1000, op as said. */
+static struct virtio_vsock_hdr host_expect(struct world *w, struct guest *g, uint32_t port,
+					   uint16_t op, uint32_t at)
+{
+	struct virtio_vsock_hdr got;
+
+	assert_true(guest_receive(w, g, &got, at) >= 0);
+	assert_int_equal(got.op, op);
+	assert_true(got.src_cid == HOST);
+	assert_true(got.dst_cid == g->cid);
+	assert_int_equal(got.src_port, port);
+	assert_int_equal(got.dst_port, 1000);
+	assert_int_equal(got.type, VIRTIO_VSOCK_TYPE_STREAM);
+	return got;
+}
+
+/* A connection to port: REQUEST, then the service's RESPONSE with its credit. */
+static void host_open(struct world *w, struct guest *g, uint32_t port, uint32_t buf_alloc)
+{
+	struct virtio_vsock_hdr got;
+
+	host_send(w, g, port, VIRTIO_VSOCK_OP_REQUEST, 0, buf_alloc, 0);
+	run_pass(w);
+	got = host_expect(w, g, port, VIRTIO_VSOCK_OP_RESPONSE, 0);
+	assert_int_equal(got.len, 0);
+	assert_int_equal(got.fwd_cnt, 0);
+	assert_int_equal(got.buf_alloc, port == ECHO ? VIRTIO_VSOCK_ECHO_BUF
+						     : VIRTIO_VSOCK_DISCARD_BUF);
+}
+
+/* Echo: a write comes back byte for byte in the same pass, its bytes credited back. */
+static void test_host_echo(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A];
+	struct virtio_vsock_hdr got;
+
+	configure_all(w, ALL);
+	post_rx_buffers(a, 8);
+	host_open(w, a, ECHO, 262144);
+	host_send(w, a, ECHO, VIRTIO_VSOCK_OP_RW, 3000, 262144, 0);
+	run_pass(w);
+	got = host_expect(w, a, ECHO, VIRTIO_VSOCK_OP_RW, 0);
+	assert_int_equal(got.len, 3000);
+	assert_int_equal(got.fwd_cnt, 3000);
+	assert_memory_equal(w->received, w->sent, 3000);
+	assert_nothing_received(w, a);
+	assert_int_equal(a->dev.stats.echoed, 3000);
+	assert_int_equal(a->dev.stats.packets, 2);
+	assert_int_equal(a->dev.stats.rsts, 0);
+	assert_nothing_received(w, w->g[B]);
+}
+
+/* Writes that wrap the echo ring come back whole and in order, cut into 4 KiB buffers. */
+static void test_host_echo_ring_wraps(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A];
+	static uint8_t expected[3 * 40000];
+	uint32_t fwd = 0, got_bytes = 0;
+	struct virtio_vsock_hdr got;
+
+	configure_all(w, ALL);
+	post_rx_buffers(a, 1);
+	host_open(w, a, ECHO, 262144);
+	for (unsigned int i = 0; i < 3; i++) {
+		post_rx_buffers(a, 12);
+		host_send(w, a, ECHO, VIRTIO_VSOCK_OP_RW, 40000, 262144, fwd);
+		memcpy(expected + i * 40000, w->sent, 40000);
+		run_pass(w);
+		while (guest_receive(w, a, &got, 0) > 0) {
+			assert_int_equal(got.op, VIRTIO_VSOCK_OP_RW);
+			assert_memory_equal(w->received, expected + got_bytes, got.len);
+			got_bytes += got.len;
+		}
+		assert_int_equal(got_bytes, (i + 1) * 40000);
+		fwd = got_bytes;
+	}
+	assert_int_equal(a->dev.stats.echoed, 3 * 40000);
+}
+
+/* Echo sends no more than the guest's credit; a CREDIT_UPDATE lets the rest through. */
+static void test_host_echo_within_guest_credit(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A];
+	struct virtio_vsock_hdr got;
+
+	configure_all(w, ALL);
+	post_rx_buffers(a, 8);
+	host_open(w, a, ECHO, 1000);
+	host_send(w, a, ECHO, VIRTIO_VSOCK_OP_RW, 2500, 1000, 0);
+	run_pass(w);
+	got = host_expect(w, a, ECHO, VIRTIO_VSOCK_OP_RW, 0);
+	assert_int_equal(got.len, 1000);
+	assert_nothing_received(w, a);
+	run_pass(w);
+	assert_nothing_received(w, a);
+
+	/* The guest read those 1000 bytes and says so. */
+	host_send(w, a, ECHO, VIRTIO_VSOCK_OP_CREDIT_UPDATE, 0, 1000, 1000);
+	run_pass(w);
+	got = host_expect(w, a, ECHO, VIRTIO_VSOCK_OP_RW, 1000);
+	assert_int_equal(got.len, 1000);
+	host_send(w, a, ECHO, VIRTIO_VSOCK_OP_CREDIT_UPDATE, 0, 4000, 2000);
+	run_pass(w);
+	got = host_expect(w, a, ECHO, VIRTIO_VSOCK_OP_RW, 2000);
+	assert_int_equal(got.len, 500);
+	assert_int_equal(got.fwd_cnt, 2500);
+	assert_int_equal(a->dev.stats.echoed, 2500);
+}
+
+/* Echoed bytes without a receive buffer wait for one; nothing is lost. */
+static void test_host_echo_waits_for_buffers(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A];
+	struct virtio_vsock_hdr got;
+
+	configure_all(w, ALL);
+	post_rx_buffers(a, 1);
+	host_open(w, a, ECHO, 262144);
+	host_send(w, a, ECHO, VIRTIO_VSOCK_OP_RW, 5000, 262144, 0);
+	run_pass(w);
+	run_pass(w);
+	assert_nothing_received(w, a);
+	assert_int_equal(vring_driver_used_idx(&a->tx), 2);	/* the transmitq never waits */
+	post_rx_buffers(a, 1);
+	run_pass(w);
+	assert_nothing_received(w, a);	/* 5000 bytes take two buffers */
+	post_rx_buffers(a, 1);
+	run_pass(w);
+	got = host_expect(w, a, ECHO, VIRTIO_VSOCK_OP_RW, 0);
+	assert_int_equal(got.len, RX_PAYLOAD);
+	got = host_expect(w, a, ECHO, VIRTIO_VSOCK_OP_RW, RX_PAYLOAD);
+	assert_int_equal(got.len, 5000 - RX_PAYLOAD);
+	assert_memory_equal(w->received, w->sent, 5000);
+}
+
+/* More than echo's credit is the guest breaking its stream: that connection is reset. */
+static void test_host_echo_overrun_resets(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A];
+
+	configure_all(w, ALL);
+	post_rx_buffers(a, 1);
+	host_open(w, a, ECHO, 0);	/* the guest grants nothing: echo holds all */
+	host_send(w, a, ECHO, VIRTIO_VSOCK_OP_RW, BIG, 0, 0);
+	host_send(w, a, ECHO, VIRTIO_VSOCK_OP_RW, 1, 0, 0);
+	post_rx_buffers(a, 1);
+	run_pass(w);
+	host_expect(w, a, ECHO, VIRTIO_VSOCK_OP_RST, 0);
+	assert_nothing_received(w, a);
+	assert_int_equal(a->dev.stats.resets, 1);
+	assert_int_equal(a->dev.stats.echoed, 0);
+	assert_false(virtio_vsock_needs_reset(&a->dev));
+	/* The slot is free: its later packets get an RST. */
+	post_rx_buffers(a, 1);
+	host_send(w, a, ECHO, VIRTIO_VSOCK_OP_RW, 10, 262144, 0);
+	run_pass(w);
+	host_expect(w, a, ECHO, VIRTIO_VSOCK_OP_RST, 0);
+}
+
+/* Discard counts every byte and gives the credit back before the guest runs out. */
+static void test_host_discard(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A];
+	struct virtio_vsock_hdr got;
+
+	configure_all(w, ALL);
+	post_rx_buffers(a, 4);
+	host_open(w, a, DISCARD, 262144);
+	host_send(w, a, DISCARD, VIRTIO_VSOCK_OP_RW, BIG, 262144, 0);
+	run_pass(w);
+	assert_nothing_received(w, a);
+	host_send(w, a, DISCARD, VIRTIO_VSOCK_OP_RW, BIG, 262144, 0);
+	run_pass(w);
+	got = host_expect(w, a, DISCARD, VIRTIO_VSOCK_OP_CREDIT_UPDATE, 0);
+	assert_int_equal(got.fwd_cnt, 2 * BIG);
+	assert_int_equal(got.buf_alloc, VIRTIO_VSOCK_DISCARD_BUF);
+	assert_nothing_received(w, a);
+	assert_int_equal(a->dev.stats.discarded, 2 * BIG);
+	assert_int_equal(a->dev.stats.echoed, 0);
+
+	/* Asked, it tells its credit at once. */
+	host_send(w, a, DISCARD, VIRTIO_VSOCK_OP_RW, 10, 262144, 0);
+	host_send(w, a, DISCARD, VIRTIO_VSOCK_OP_CREDIT_REQUEST, 0, 262144, 0);
+	run_pass(w);
+	got = host_expect(w, a, DISCARD, VIRTIO_VSOCK_OP_CREDIT_UPDATE, 0);
+	assert_int_equal(got.fwd_cnt, 2 * BIG + 10);
+}
+
+/* What no service takes gets an RST: a port without one, no connection, a full table, SEQPACKET. */
+static void test_host_refuses(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A];
+	struct virtio_vsock_hdr hdr = header(a, HOST, VIRTIO_VSOCK_OP_REQUEST, 0);
+
+	configure_all(w, ALL);
+	post_rx_buffers(a, 16);
+	host_send(w, a, 8, VIRTIO_VSOCK_OP_REQUEST, 0, 262144, 0);
+	run_pass(w);
+	host_expect(w, a, 8, VIRTIO_VSOCK_OP_RST, 0);
+	host_send(w, a, DISCARD, VIRTIO_VSOCK_OP_RW, 10, 262144, 0);
+	run_pass(w);
+	host_expect(w, a, DISCARD, VIRTIO_VSOCK_OP_RST, 0);
+	hdr.dst_port = ECHO;
+	hdr.type = VIRTIO_VSOCK_TYPE_SEQPACKET;
+	guest_send_shaped(w, a, &hdr, 0, &linux_shape);
+	run_pass(w);
+	assert_int_equal(guest_receive(w, a, &hdr, 0), 0);
+	assert_int_equal(hdr.op, VIRTIO_VSOCK_OP_RST);
+	assert_int_equal(hdr.type, VIRTIO_VSOCK_TYPE_SEQPACKET);
+	assert_true(hdr.src_cid == HOST);
+	for (unsigned int i = 0; i <= VIRTIO_VSOCK_HOST_CONNS; i++) {
+		hdr = header(a, HOST, VIRTIO_VSOCK_OP_REQUEST, 0);
+		hdr.dst_port = ECHO;
+		hdr.src_port = 3000 + i;
+		guest_send_shaped(w, a, &hdr, 0, &linux_shape);
+	}
+	run_pass(w);
+	/* The RST goes at once, the RESPONSEs at the end of the pass. */
+	for (unsigned int i = 0; i <= VIRTIO_VSOCK_HOST_CONNS; i++) {
+		struct virtio_vsock_hdr got;
+
+		assert_int_equal(guest_receive(w, a, &got, 0), 0);
+		if (i == 0) {
+			assert_int_equal(got.dst_port, 3000 + VIRTIO_VSOCK_HOST_CONNS);
+			assert_int_equal(got.op, VIRTIO_VSOCK_OP_RST);
+		} else {
+			assert_int_equal(got.dst_port, 3000 + i - 1);
+			assert_int_equal(got.op, VIRTIO_VSOCK_OP_RESPONSE);
+		}
+	}
+	assert_int_equal(a->dev.stats.rsts, 4);
+	assert_false(virtio_vsock_needs_reset(&a->dev));
+}
+
+/*
+ * A guest's close (SHUTDOWN both ways) gets an RST and frees the slot; a
+ * shutdown of its sending side first gets its echo back, then a SHUTDOWN.
+ */
+static void test_host_shutdown(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A];
+	struct virtio_vsock_hdr hdr = header(a, HOST, VIRTIO_VSOCK_OP_SHUTDOWN, 0), got;
+
+	configure_all(w, ALL);
+	post_rx_buffers(a, 16);
+	host_open(w, a, DISCARD, 262144);
+	hdr.dst_port = DISCARD;
+	hdr.flags = VIRTIO_VSOCK_SHUTDOWN_RCV | VIRTIO_VSOCK_SHUTDOWN_SEND;
+	guest_send_shaped(w, a, &hdr, 0, &linux_shape);
+	run_pass(w);
+	host_expect(w, a, DISCARD, VIRTIO_VSOCK_OP_RST, 0);
+
+	host_open(w, a, ECHO, 0);
+	host_send(w, a, ECHO, VIRTIO_VSOCK_OP_RW, 100, 0, 0);
+	hdr.dst_port = ECHO;
+	hdr.flags = VIRTIO_VSOCK_SHUTDOWN_SEND;
+	hdr.buf_alloc = 0;
+	hdr.fwd_cnt = 0;
+	guest_send_shaped(w, a, &hdr, 0, &linux_shape);
+	run_pass(w);
+	assert_nothing_received(w, a);	/* no credit for the echo yet, so no SHUTDOWN */
+	host_send(w, a, ECHO, VIRTIO_VSOCK_OP_CREDIT_UPDATE, 0, 262144, 0);
+	run_pass(w);
+	assert_int_equal(host_expect(w, a, ECHO, VIRTIO_VSOCK_OP_RW, 0).len, 100);
+	got = host_expect(w, a, ECHO, VIRTIO_VSOCK_OP_SHUTDOWN, 0);
+	assert_int_equal(got.flags, VIRTIO_VSOCK_SHUTDOWN_RCV | VIRTIO_VSOCK_SHUTDOWN_SEND);
+	/* The guest's RST answering it finds no connection, and is not answered. */
+	host_send(w, a, ECHO, VIRTIO_VSOCK_OP_RST, 0, 0, 0);
+	run_pass(w);
+	assert_nothing_received(w, a);
+}
+
+/* A device reset forgets its connections to CID 2; nothing of them reaches the next driver. */
+static void test_host_reset_forgets(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A];
+
+	configure_all(w, ALL);
+	post_rx_buffers(a, 1);
+	host_open(w, a, ECHO, 0);
+	host_send(w, a, ECHO, VIRTIO_VSOCK_OP_RW, 500, 0, 0);
+	run_pass(w);
+	virtio_vsock_reset(&a->dev);
+	memset(a->mem.base, 0, GUEST_MEM);
+	guest_configure(a, ALL);
+	post_rx_buffers(a, 4);
+	run_pass(w);
+	assert_nothing_received(w, a);
+	host_send(w, a, ECHO, VIRTIO_VSOCK_OP_CREDIT_UPDATE, 0, 262144, 0);
+	run_pass(w);
+	host_expect(w, a, ECHO, VIRTIO_VSOCK_OP_RST, 0);
+	assert_nothing_received(w, a);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, world_setup, world_teardown)
@@ -1218,6 +1540,17 @@ int main(void)
 		T(test_interrupts_suppressed),
 		T(test_tx_budget),
 	};
+	const struct CMUnitTest host[] = {
+		T(test_host_echo),
+		T(test_host_echo_ring_wraps),
+		T(test_host_echo_within_guest_credit),
+		T(test_host_echo_waits_for_buffers),
+		T(test_host_echo_overrun_resets),
+		T(test_host_discard),
+		T(test_host_refuses),
+		T(test_host_shutdown),
+		T(test_host_reset_forgets),
+	};
 	const struct CMUnitTest broken[] = {
 		T(test_bad_headers),
 		T(test_reserved_cid_bits),
@@ -1234,6 +1567,7 @@ int main(void)
 
 	failed += cmocka_run_group_tests_name("virtio-vsock device", device, NULL, NULL);
 	failed += cmocka_run_group_tests_name("virtio-vsock delivery", delivery, NULL, NULL);
+	failed += cmocka_run_group_tests_name("virtio-vsock services on CID 2", host, NULL, NULL);
 	failed += cmocka_run_group_tests_name("virtio-vsock broken guests", broken, NULL, NULL);
 	return failed ? 1 : 0;
 }
