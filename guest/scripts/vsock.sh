@@ -1,21 +1,32 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 #
-# A byte stream between two guests over virtio-vsock. With
-# sidecore.vsock-peer=CID, sends sidecore.vsock-bytes= bytes (default 1 MiB)
-# to CID on sidecore.vsock-port= (default 5000) and prints
-# "vsockcheck: sent N bytes sum S", then has the hypervisor print its
-# counters; without it, listens on that port in the
-# background (put it before the script that serves, netserver or outlive) and
-# prints "vsockcheck: received N bytes sum S" once the bytes are in. The
-# two sums match when every byte arrived in order.
+# Byte streams over virtio-vsock, both ways at once (docs/data-path.md,
+# "vsock"). With sidecore.vsock-peer=CID this guest drives: it sends
+# sidecore.vsock-bytes= bytes (default 1 MiB) to CID on port
+# sidecore.vsock-port= (default 5000), fetches as many from CID on the port
+# after it, and has CID 2's echo service (port 7) send as many back, all
+# three at once; then it has the hypervisor print its counters. Without
+# it, this guest serves the driver in the background: it reads on the
+# port and writes on the one after (put it before the script that
+# serves, netserver or outlive). vsockcheck prints each stream's sum at
+# both ends; the sums of one stream match when every byte arrived in order.
 
 port=${SIDECORE_VSOCK_PORT:-5000}
 bytes=${SIDECORE_VSOCK_BYTES:-1048576}
-if [ -n "${SIDECORE_VSOCK_PEER:-}" ]; then
-	vsockcheck send "$SIDECORE_VSOCK_PEER" "$port" "$bytes"
-	# The hypervisor's counters, the vsock devices' included (docs/vmx.md).
-	printf x | dd of=/dev/port bs=1 seek=1552 2>/dev/null
-else
+if [ -z "${SIDECORE_VSOCK_PEER:-}" ]; then
 	vsockcheck listen "$port" "$bytes" &
+	vsockcheck serve $((port + 1)) "$bytes" &
+	exit 0
 fi
+vsockcheck send "$SIDECORE_VSOCK_PEER" "$port" "$bytes" &
+send=$!
+vsockcheck fetch "$SIDECORE_VSOCK_PEER" $((port + 1)) "$bytes" &
+fetch=$!
+vsockcheck echo 2 7 "$bytes"
+status=$?
+wait $send || status=1
+wait $fetch || status=1
+# The hypervisor's counters, the vsock devices' included (docs/vmx.md).
+printf x | dd of=/dev/port bs=1 seek=1552 2>/dev/null
+exit $status

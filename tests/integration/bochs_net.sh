@@ -8,8 +8,10 @@
 #                during the netperf runs; the guests own their cores'
 #                x2APICs and write to the virtio console: RR costs at most
 #                0.15 exits per transaction, and no HLT or interrupt exits
-#                at all. beta sends alpha 1 MiB over virtio-vsock, which
-#                arrives whole and in order. Then beta triple-faults
+#                at all. Over virtio-vsock, beta sends alpha 64 MiB while
+#                alpha sends beta as much and CID 2's echo service returns
+#                beta's third 64 MiB stream: each arrives whole and in
+#                order. Then beta triple-faults
 #                and stays stopped (on_crash = stop) while alpha's
 #                heartbeat goes on, and alpha powers off cleanly.
 #   twosidecores corei7_haswell_4770, 4 CPUs, sidecores = 0, 1: the guests
@@ -121,14 +123,7 @@ scenario_haswell() {
 		tap_result $? "haswell: $t takes at most 0.15 exits per transaction (${value:-none})"
 	done
 	check_direct haswell
-	# virtio-vsock (docs/data-path.md, "vsock"): beta's 1 MiB reaches alpha
-	# whole and in order.
-	sent=$(guest_lines $log beta | sed -n 's/^vsockcheck: sent 1048576 bytes sum //p')
-	got=$(guest_lines $log alpha | sed -n 's/^vsockcheck: received 1048576 bytes sum //p')
-	[ -n "$sent" ] && [ "$sent" = "$got" ]
-	tap_result $? "haswell: 1 MiB over vsock arrives whole and in order (sums ${sent:-none}, ${got:-none})"
-	tap_line $log 'counters: vsock alpha sidecore 0 cid 3 packets [1-9][0-9]* .* spoofed 0 .*' \
-		"haswell: alpha's vsock device counted the packets, none spoofed"
+	check_vsock $log beta alpha 67108864
 	# After the bench: beta crashes for good, alpha lives on, then powers off.
 	tap_line $log 'guest beta: crashed \(triple fault\)' "haswell: beta's triple fault is reported"
 	tap_no_line $log '^guest beta: restarting' "haswell: beta stays stopped (on_crash = stop)"
@@ -136,6 +131,27 @@ scenario_haswell() {
 	tap_line $log 'guest alpha: stopped \(powered off\)' "haswell: alpha powers off cleanly"
 	tap_line $log 'counters: guest alpha vcpu 0 state stopped exits [0-9]+ .*' \
 		"haswell: alpha's exit counters shown at stop"
+}
+
+# check_vsock LOG DRIVER SERVER BYTES: guest/scripts/vsock.sh's three
+# streams, DRIVER to SERVER, SERVER to DRIVER and DRIVER through CID 2's
+# echo, all at once (docs/data-path.md, "vsock"), arrive whole and in
+# order: the sums at both ends match.
+check_vsock() {
+	local log=$1 d=$2 s=$3 bytes=$4 sent got echo
+	sent=$(guest_lines $log $d | sed -n "s/^vsockcheck: port 5000 sent $bytes bytes sum //p")
+	got=$(guest_lines $log $s | sed -n "s/^vsockcheck: port 5000 received $bytes bytes sum //p")
+	[ -n "$sent" ] && [ "$sent" = "$got" ]
+	tap_result $? "haswell: $bytes bytes $d to $s over vsock, whole and in order (sums ${sent:-none}, ${got:-none})"
+	sent=$(guest_lines $log $s | sed -n "s/^vsockcheck: port 5001 sent $bytes bytes sum //p")
+	got=$(guest_lines $log $d | sed -n "s/^vsockcheck: port 5001 received $bytes bytes sum //p")
+	[ -n "$sent" ] && [ "$sent" = "$got" ]
+	tap_result $? "haswell: $bytes bytes $s to $d at the same time, whole and in order (sums ${sent:-none}, ${got:-none})"
+	echo=$(guest_lines $log $d | grep '^vsockcheck: echo port 7 ')
+	grep -Eq "^vsockcheck: echo port 7 sent $bytes bytes sum ([0-9a-f]+) received $bytes bytes sum \\1\$" <<<"$echo"
+	tap_result $? "haswell: $bytes bytes through CID 2's echo and back, whole and in order (${echo:-no echo line})"
+	tap_line $log "counters: vsock $d sidecore 0 cid [0-9]+ packets [1-9][0-9]* .* spoofed 0 echoed $bytes .*" \
+		"haswell: $d's vsock device counted the echo, none spoofed"
 }
 
 # check_direct SCENARIO: both vCPUs took interrupts, and none of them cost a
