@@ -9,7 +9,9 @@
 #                x2APICs and write to the virtio console: RR costs at most
 #                0.15 exits per transaction, and no HLT or interrupt exits
 #                at all. beta sends alpha 1 MiB over virtio-vsock, which
-#                arrives whole and in order. Then beta triple-faults
+#                arrives whole and in order, then runs Linux's vsock test
+#                suite (vsock_test) against alpha: every test that runs
+#                passes. Then beta triple-faults
 #                and stays stopped (on_crash = stop) while alpha's
 #                heartbeat goes on, and alpha powers off cleanly.
 #   twosidecores corei7_haswell_4770, 4 CPUs, sidecores = 0, 1: the guests
@@ -129,6 +131,7 @@ scenario_haswell() {
 	tap_result $? "haswell: 1 MiB over vsock arrives whole and in order (sums ${sent:-none}, ${got:-none})"
 	tap_line $log 'counters: vsock alpha sidecore 0 cid 3 packets [1-9][0-9]* .* spoofed 0 .*' \
 		"haswell: alpha's vsock device counted the packets, none spoofed"
+	check_vsock_test $log
 	# After the bench: beta crashes for good, alpha lives on, then powers off.
 	tap_line $log 'guest beta: crashed \(triple fault\)' "haswell: beta's triple fault is reported"
 	tap_no_line $log '^guest beta: restarting' "haswell: beta stays stopped (on_crash = stop)"
@@ -136,6 +139,22 @@ scenario_haswell() {
 	tap_line $log 'guest alpha: stopped \(powered off\)' "haswell: alpha powers off cleanly"
 	tap_line $log 'counters: guest alpha vcpu 0 state stopped exits [0-9]+ .*' \
 		"haswell: alpha's exit counters shown at stop"
+}
+
+# check_vsock_test LOG: beta ran Linux's vsock test suite against alpha's
+# server (guest/scripts/vsocktest.sh) to the end, and every test that ran
+# passed. The skipped ones are named; a failure's message follows as a
+# comment.
+check_vsock_test() {
+	local log=$1 total passed skipped complete seconds skips ran
+	read -r total passed skipped complete seconds < <(guest_lines "$log" beta |
+		sed -n 's/^vsocktest: tests \([0-9]*\) passed \([0-9]*\) skipped \([0-9]*\) complete \([a-z]*\) seconds \([0-9.]*\)$/\1 \2 \3 \4 \5/p' |
+		tail -1)
+	skips=$(guest_lines "$log" beta | sed -n 's/^vsocktest: skipped //p' | paste -sd, - | sed 's/,/, /g')
+	ran=$((${total:-0} - ${skipped:-0}))
+	[ "${complete:-no}" = yes ] && [ "$ran" -gt 0 ] && [ "${passed:-0}" -eq "$ran" ]
+	tap_result $? "haswell: vsock_test ${passed:-0} of $ran tests pass (skipped: ${skips:-none}; ${seconds:-?} s guest time)"
+	guest_lines "$log" beta | sed -n 's/^vsocktest: not ok /# failed: /p'
 }
 
 # check_direct SCENARIO: both vCPUs took interrupts, and none of them cost a
