@@ -11,7 +11,9 @@
 #                at all. Over virtio-vsock, beta sends alpha 64 MiB while
 #                alpha sends beta as much and CID 2's echo service returns
 #                beta's third 64 MiB stream: each arrives whole and in
-#                order. Then beta triple-faults
+#                order; then beta runs Linux's vsock test suite
+#                (vsock_test) against alpha: every test that runs passes.
+#                Then beta triple-faults
 #                and stays stopped (on_crash = stop) while alpha's
 #                heartbeat goes on, and alpha powers off cleanly.
 #   twosidecores corei7_haswell_4770, 4 CPUs, sidecores = 0, 1: the guests
@@ -124,6 +126,7 @@ scenario_haswell() {
 	done
 	check_direct haswell
 	check_vsock $log beta alpha 67108864
+	check_vsock_test $log
 	# After the bench: beta crashes for good, alpha lives on, then powers off.
 	tap_line $log 'guest beta: crashed \(triple fault\)' "haswell: beta's triple fault is reported"
 	tap_no_line $log '^guest beta: restarting' "haswell: beta stays stopped (on_crash = stop)"
@@ -152,6 +155,22 @@ check_vsock() {
 	tap_result $? "haswell: $bytes bytes through CID 2's echo and back, whole and in order (${echo:-no echo line})"
 	tap_line $log "counters: vsock $d sidecore 0 cid [0-9]+ packets [1-9][0-9]* .* spoofed 0 echoed $bytes .*" \
 		"haswell: $d's vsock device counted the echo, none spoofed"
+}
+
+# check_vsock_test LOG: beta ran Linux's vsock test suite against alpha's
+# server (guest/scripts/vsocktest.sh) to the end, and every test that ran
+# passed. The skipped ones are named; a failure's message follows as a
+# comment.
+check_vsock_test() {
+	local log=$1 total passed skipped complete seconds skips ran
+	read -r total passed skipped complete seconds < <(guest_lines "$log" beta |
+		sed -n 's/^vsocktest: tests \([0-9]*\) passed \([0-9]*\) skipped \([0-9]*\) complete \([a-z]*\) seconds \([0-9.]*\)$/\1 \2 \3 \4 \5/p' |
+		tail -1)
+	skips=$(guest_lines "$log" beta | sed -n 's/^vsocktest: skipped //p' | paste -sd, - | sed 's/,/, /g')
+	ran=$((${total:-0} - ${skipped:-0}))
+	[ "${complete:-no}" = yes ] && [ "$ran" -gt 0 ] && [ "${passed:-0}" -eq "$ran" ]
+	tap_result $? "haswell: vsock_test ${passed:-0} of $ran tests pass (skipped: ${skips:-none}; ${seconds:-?} s guest time)"
+	guest_lines "$log" beta | sed -n 's/^vsocktest: not ok /# failed: /p'
 }
 
 # check_direct SCENARIO: both vCPUs took interrupts, and none of them cost a
