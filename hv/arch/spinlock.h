@@ -3,6 +3,7 @@
 #ifndef SIDECORE_ARCH_SPINLOCK_H
 #define SIDECORE_ARCH_SPINLOCK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "arch/x86.h"
@@ -18,6 +19,15 @@ static inline void spin_lock(struct spinlock *lock)
 
 	while (__atomic_load_n(&lock->owner, __ATOMIC_ACQUIRE) != ticket)
 		cpu_relax();
+}
+
+/* Takes the lock only if it is free now: the next ticket is the owner's. */
+static inline bool spin_trylock(struct spinlock *lock)
+{
+	uint32_t free = __atomic_load_n(&lock->owner, __ATOMIC_RELAXED);
+
+	return __atomic_compare_exchange_n(&lock->next, &free, free + 1, false, __ATOMIC_ACQUIRE,
+					   __ATOMIC_RELAXED);
 }
 
 static inline void spin_unlock(struct spinlock *lock)

@@ -4,12 +4,13 @@
  * virtio-pci function, its sidecore and its vCPUs.
  *
  * Locking is guest_net.c's: the sidecore's lock guards the whole device,
- * struct virtio_pci and struct virtio_vsock alike, and the sidecore's CID
- * table, since one pass of the sidecore copies packets from each device it
- * serves into the receive queues of the others. BAR accesses take it, the
- * bus takes it as the function's lock around configuration accesses, the
- * poll pass holds it, and so does a restart's device reset. Order: the bus
- * lock, then the sidecore lock, then the console's lock.
+ * struct virtio_pci and struct virtio_vsock alike. BAR accesses take it,
+ * the bus takes it as the function's lock around configuration accesses,
+ * the poll pass holds it, and so does a restart's device reset. A pass
+ * delivering to a device of another sidecore only tries that sidecore's
+ * lock (spin_trylock), never waits for it: two sidecores sending to each
+ * other cannot deadlock. Order: the bus lock, then the sidecore lock, then
+ * the console's lock. The CID table is filled at boot, before any pass.
  */
 #include <stddef.h>
 #include <string.h>
@@ -35,8 +36,35 @@
  */
 #define GUEST_VSOCK_QUEUE_SIZE	128
 
-/* One CID table per sidecore: a packet reaches the devices of its own sidecore. */
-static struct virtio_vsock_table guest_vsock_tables[NET_MAX_SIDECORES];
+/* Every guest's device, whichever sidecore serves it. */
+static struct virtio_vsock_table guest_vsock_table;
+
+/* A sidecore's lock as the devices it serves see it (virtio_vsock_domain). */
+struct guest_vsock_domain {
+	struct virtio_vsock_domain domain;
+	struct spinlock *lock;
+};
+
+static struct guest_vsock_domain guest_vsock_domains[NET_MAX_SIDECORES];
+
+static bool guest_vsock_trylock(struct virtio_vsock_domain *domain)
+{
+	return spin_trylock(container_of(domain, struct guest_vsock_domain, domain)->lock);
+}
+
+static void guest_vsock_unlock(struct virtio_vsock_domain *domain)
+{
+	spin_unlock(container_of(domain, struct guest_vsock_domain, domain)->lock);
+}
+
+static struct virtio_vsock_domain *guest_vsock_domain(struct sidecore *sc)
+{
+	struct guest_vsock_domain *d = &guest_vsock_domains[sc->index];
+
+	d->domain = (struct virtio_vsock_domain){ guest_vsock_trylock, guest_vsock_unlock };
+	d->lock = &sc->lock;
+	return &d->domain;
+}
 
 static void guest_vsock_send_msi(void *ctx, uint64_t address, uint32_t data)
 {
@@ -159,12 +187,12 @@ static void guest_vsock_print_counters(const struct sidecore_port *port, unsigne
 	const struct guest_vsock *gv = container_of(port, struct guest_vsock, port);
 	const struct virtio_vsock_stats *s = &gv->vsock.stats;
 
-	printk("counters: vsock %s sidecore %u cid %lu packets %lu bytes %lu rsts %lu "
-	       "dropped %lu resets %lu credit_stalls %lu spoofed %lu echoed %lu discarded %lu "
-	       "doorbells %lu\n",
-	       gv->vsock.name, sidecore, gv->vsock.cid, s->packets, s->bytes, s->rsts,
-	       s->dropped, s->resets, s->credit_stalls, s->spoofed, s->echoed, s->discarded,
-	       gv->pci.kicks);
+	printk("counters: vsock %s sidecore %u cid %lu packets %lu bytes %lu remote %lu rsts %lu "
+	       "dropped %lu resets %lu credit_stalls %lu busy %lu spoofed %lu echoed %lu "
+	       "discarded %lu doorbells %lu\n",
+	       gv->vsock.name, sidecore, gv->vsock.cid, s->packets, s->bytes, s->remote, s->rsts,
+	       s->dropped, s->resets, s->credit_stalls, s->busy, s->spoofed, s->echoed,
+	       s->discarded, gv->pci.kicks);
 }
 
 static const struct sidecore_port_ops guest_vsock_port_ops = {
@@ -182,7 +210,8 @@ static bool guest_vsock_init(struct guest_vsock *gv, struct guest *g, struct sid
 		.name = g->name,
 		.cid = cid,
 		.mem = &gv->mem,
-		.table = &guest_vsock_tables[sc->index],
+		.table = &guest_vsock_table,
+		.domain = guest_vsock_domain(sc),
 		.interrupt = guest_vsock_interrupt,
 		.ctx = gv,
 		.stall_timeout = tsc_hz() / 1000 * VIRTIO_VSOCK_STALL_MS,

@@ -158,10 +158,11 @@ bool virtio_vsock_init(struct virtio_vsock *dev, const struct virtio_vsock_param
 {
 	memset(dev, 0, sizeof(*dev));
 	/* virtio 1.2 §5.10.4: 0 to 2 and 0xffffffff are reserved, the upper 32 bits zero. */
-	if (!params->mem || !params->table || !params->interrupt ||
+	if (!params->mem || !params->table || !params->domain || !params->interrupt ||
 	    params->cid <= VIRTIO_VSOCK_HOST_CID || params->cid >= UINT32_MAX)
 		return false;
 	dev->table = params->table;
+	dev->domain = params->domain;
 	dev->interrupt = params->interrupt;
 	dev->ctx = params->ctx;
 	dev->name = params->name;
@@ -520,15 +521,16 @@ static enum vsock_delivery virtio_vsock_stalled(struct virtio_vsock *dev,
 }
 
 /*
- * Hands a checked packet from dev's transmit chain to the device at
- * dst_cid, or answers it. VSOCK_STALLED leaves it at the head of the
- * transmitq; anything else means it is done with.
+ * Hands a checked packet from dev's transmit chain to dst, the device at
+ * dst_cid or NULL, whose lock is held, or answers it. VSOCK_STALLED
+ * leaves it at the head of the transmitq; anything else means it is done
+ * with.
  */
-static enum vsock_delivery virtio_vsock_send(struct virtio_vsock *dev,
-					     const struct virtio_vsock_hdr *hdr,
-					     const struct virtq_chain *chain)
+static enum vsock_delivery virtio_vsock_send_to(struct virtio_vsock *dev,
+						struct virtio_vsock *dst,
+						const struct virtio_vsock_hdr *hdr,
+						const struct virtq_chain *chain)
 {
-	struct virtio_vsock *dst = virtio_vsock_table_find(dev->table, hdr->dst_cid);
 	struct virtio_vsock_stream *reset = virtio_vsock_reset_slot(dev, hdr);
 	enum vsock_delivery result;
 	struct chain_cursor src;
@@ -562,6 +564,7 @@ static enum vsock_delivery virtio_vsock_send(struct virtio_vsock *dev,
 	case VSOCK_DELIVERED:
 		dev->stats.packets++;
 		dev->stats.bytes += hdr->len;
+		dev->stats.remote += dst->domain != dev->domain;
 		return VSOCK_DELIVERED;
 	case VSOCK_GONE:
 		virtio_vsock_refuse(dev, hdr);
@@ -569,6 +572,28 @@ static enum vsock_delivery virtio_vsock_send(struct virtio_vsock *dev,
 	default:
 		return virtio_vsock_stalled(dev, dst, hdr, result);
 	}
+}
+
+/*
+ * virtio_vsock_send_to() under the receiver's lock as well when it is of
+ * another domain; VSOCK_BUSY when that lock is taken. Its holder is a
+ * pass of the other sidecore, or one of its guests' vCPUs: waiting for it
+ * here could deadlock two sidecores sending to each other.
+ */
+static enum vsock_delivery virtio_vsock_send(struct virtio_vsock *dev,
+					     const struct virtio_vsock_hdr *hdr,
+					     const struct virtq_chain *chain)
+{
+	struct virtio_vsock *dst = virtio_vsock_table_find(dev->table, hdr->dst_cid);
+	enum vsock_delivery result;
+
+	if (!dst || dst->domain == dev->domain)
+		return virtio_vsock_send_to(dev, dst, hdr, chain);
+	if (!dst->domain->trylock(dst->domain))
+		return VSOCK_BUSY;
+	result = virtio_vsock_send_to(dev, dst, hdr, chain);
+	dst->domain->unlock(dst->domain);
+	return result;
 }
 
 unsigned int virtio_vsock_poll_tx(struct virtio_vsock *dev, unsigned int budget)
@@ -591,11 +616,18 @@ unsigned int virtio_vsock_poll_tx(struct virtio_vsock *dev, unsigned int budget)
 		/* A guest speaks only for its own CID; the packet is dropped, the queue goes on. */
 		if (hdr.src_cid != dev->cid) {
 			dev->stats.spoofed++;
-		} else if (virtio_vsock_send(dev, &hdr, &chain) == VSOCK_STALLED) {
+		} else {
+			enum vsock_delivery result = virtio_vsock_send(dev, &hdr, &chain);
+
 			/* Waiting keeps the stream whole: the next pass tries this packet again. */
-			virtq_unpop(vq, 1);
-			dev->stats.credit_stalls++;
-			break;
+			if (result == VSOCK_STALLED || result == VSOCK_BUSY) {
+				virtq_unpop(vq, 1);
+				if (result == VSOCK_STALLED)
+					dev->stats.credit_stalls++;
+				else
+					dev->stats.busy++;
+				break;
+			}
 		}
 		dev->stall.dst = NULL;
 		/* The device wrote nothing into a transmit buffer. */

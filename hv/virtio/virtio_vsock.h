@@ -12,12 +12,13 @@
  * calls in here for feature bits, the configuration space, queue layout and
  * the status transitions. Interrupts leave through one callback.
  *
- * Threads: every call runs under one lock, that of the sidecore whose
- * table holds the device. A pass copies from each device of the table into
- * the others' receive queues, so that lock guards them all; the transport's
- * calls (features, queues, start, reset) come from the guest's vCPUs, which
- * take the same lock around BAR and configuration accesses. No field is
- * read without it.
+ * Threads: every call runs under the lock of the device's domain, its
+ * sidecore's: the sidecore's pass holds it, and the transport's calls
+ * (features, queues, start, reset) come from the guest's vCPUs, which take
+ * it around BAR and configuration accesses. A pass that copies into the
+ * receive queue of a device of another domain takes that domain's lock
+ * too, if it is free at once (virtio_vsock_domain); else the packet waits
+ * for a later pass. No field is read without its device's lock.
  */
 #ifndef SIDECORE_VIRTIO_VIRTIO_VSOCK_H
 #define SIDECORE_VIRTIO_VIRTIO_VSOCK_H
@@ -73,7 +74,7 @@
 #define VIRTIO_VSOCK_STALL_MS		10
 /* Connections of one sender the device remembers having reset. */
 #define VIRTIO_VSOCK_RESET_SLOTS	4
-/* Devices a table routes between: every guest's, on one sidecore. */
+/* Devices a table routes between: every guest's. */
 #define VIRTIO_VSOCK_TABLE_MAX		LIMIT_GUESTS
 
 struct virtio_vsock;
@@ -90,13 +91,25 @@ struct virtio_vsock_stats {
 	uint64_t resets;	/* connections reset: a packet waited too long, or could never fit */
 	uint64_t credit_stalls;	/* passes the transmitq waited for receive buffers */
 	uint64_t spoofed;	/* dropped: src_cid not the device's own */
+	uint64_t remote;	/* of the packets, those for another domain's device */
+	uint64_t busy;		/* passes the transmitq waited for another domain's lock */
 	uint64_t echoed;	/* payload bytes CID 2's echo service sent back */
 	uint64_t discarded;	/* payload bytes CID 2's discard service took */
 };
 
 /*
- * The devices one sidecore serves, by CID; zeroed, it is empty. Guarded by
- * that sidecore's lock, as the devices are.
+ * The lock its domain's devices are served under (a sidecore's). A pass
+ * only ever tries another domain's: two sidecores sending to each other
+ * then never wait for each other.
+ */
+struct virtio_vsock_domain {
+	bool (*trylock)(struct virtio_vsock_domain *domain);
+	void (*unlock)(struct virtio_vsock_domain *domain);
+};
+
+/*
+ * The devices packets are routed between, by CID; zeroed, it is empty.
+ * Filled before any device runs, and read-only from then on.
  */
 struct virtio_vsock_table {
 	struct virtio_vsock *dev[VIRTIO_VSOCK_TABLE_MAX];
@@ -143,6 +156,7 @@ struct virtio_vsock_stall {
 struct virtio_vsock {
 	struct virtq queue[VIRTIO_VSOCK_QUEUES];
 	struct virtio_vsock_table *table;
+	struct virtio_vsock_domain *domain;
 	virtio_vsock_interrupt_fn interrupt;
 	void *ctx;		/* the integrator's (e.g. the transport) */
 	const char *name;
@@ -171,6 +185,7 @@ struct virtio_vsock_params {
 	uint64_t cid;		/* the guest's, 3 to 0xfffffffe */
 	const struct guest_mem *mem;
 	struct virtio_vsock_table *table;
+	struct virtio_vsock_domain *domain;	/* whose lock the device is served under */
 	virtio_vsock_interrupt_fn interrupt;
 	void *ctx;
 	uint64_t stall_timeout;	/* VIRTIO_VSOCK_STALL_MS in the units of flush's now */
@@ -183,7 +198,7 @@ struct virtio_vsock_params {
 
 /**
  * virtio_vsock_table_add() - route packets for a device's CID to it
- * @table: the table of the device's sidecore, the one in its params
+ * @table: the table, the one in the device's params
  * @dev: the device, initialised
  *
  * Return: false when the table is full or already holds the CID.
@@ -197,7 +212,7 @@ bool virtio_vsock_table_add(struct virtio_vsock_table *table, struct virtio_vsoc
  *
  * The caller then adds it to the table with virtio_vsock_table_add().
  *
- * Return: false when params lack memory, table or callback, or the CID is
+ * Return: false when params lack memory, table, domain or callback, or the CID is
  * one of the reserved 0 to 2 or 0xffffffff, or does not fit in 32 bits.
  */
 bool virtio_vsock_init(struct virtio_vsock *dev, const struct virtio_vsock_params *params);
@@ -279,7 +294,11 @@ uint32_t virtio_vsock_read_config(const struct virtio_vsock *dev, uint32_t offse
  * is dropped and its connection reset, an RST to each end: a stream's
  * bytes arrive in order or the connection is reset. RSTs, the guest's
  * and the device's, are delivered at once or dropped, never waited for.
- * A malformed chain or header makes the device need a reset.
+ * A malformed chain or header makes the device need a reset. A receiver
+ * of another domain whose lock is taken holds the packet for a later
+ * pass, as if it had no buffers; the lock alone never resets a
+ * connection. Packets delivered to it are published by its own domain's
+ * next flush.
  *
  * Return: packets taken from the transmitq (spoofed ones included).
  */

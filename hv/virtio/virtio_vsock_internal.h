@@ -18,6 +18,7 @@ enum vsock_delivery {
 	VSOCK_STALLED,		/* too few receive buffers: try again next pass */
 	VSOCK_UNFIT,		/* its whole ring could not hold the packet */
 	VSOCK_GONE,		/* the receiver broke its receiveq meanwhile */
+	VSOCK_BUSY,		/* another domain's receiver, its lock taken: try again */
 };
 
 /* A position in a chain's bytes, counted across its segments. */

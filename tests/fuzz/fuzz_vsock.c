@@ -9,7 +9,9 @@
  *   byte 0   bits 3:0: log2 of the queue size (1 to 8); bit 4: guest A
  *            negotiates SEQPACKET; bit 5: guest B does; bit 6: EVENT_IDX;
  *            bit 7: INDIRECT_DESC
- *   byte 1   poll passes to run (1 to 16)
+ *   byte 1   bits 3:0: poll passes to run (1 to 16); bit 4: B is served
+ *            under another sidecore's lock than A; bit 5: that lock is
+ *            taken by someone else on every other pass
  *   2-25     guest-physical descriptor table, available and used ring of
  *            A's transmitq, A's receiveq, B's transmitq and B's receiveq
  *            (16-bit little-endian each)
@@ -45,6 +47,31 @@ static void interrupt(struct virtio_vsock *dev, unsigned int source)
 	CHECK(source == VIRTIO_VSOCK_CONFIG_CHANGE || dev->running);
 }
 
+/* A sidecore's lock; busy: held by another core for this pass. */
+struct domain {
+	struct virtio_vsock_domain ops;
+	bool busy;
+	bool held;
+};
+
+static bool domain_trylock(struct virtio_vsock_domain *ops)
+{
+	struct domain *d = (struct domain *)ops;
+
+	if (d->busy || d->held)
+		return false;
+	d->held = true;
+	return true;
+}
+
+static void domain_unlock(struct virtio_vsock_domain *ops)
+{
+	struct domain *d = (struct domain *)ops;
+
+	CHECK(d->held);
+	d->held = false;
+}
+
 static struct virtq_layout layout_at(const uint8_t *p, uint32_t size)
 {
 	return (struct virtq_layout){ .size = size, .desc = le16(p), .avail = le16(p + 2),
@@ -55,6 +82,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct virtio_vsock dev[2];
 	struct virtio_vsock_table table = { 0 };
+	struct domain domain[2] = { { { domain_trylock, domain_unlock }, false, false },
+				    { { domain_trylock, domain_unlock }, false, false } };
+	bool split, contended;
 	struct guest_mem mem;
 	uint32_t qsize;
 	unsigned int passes;
@@ -62,6 +92,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size <= HEADER_BYTES)
 		return 0;
+	split = data[1] & 0x10;
+	contended = data[1] & 0x20;
 	qsize = 1u << ((data[0] & 0xf) % 8 + 1);
 	passes = data[1] % 16 + 1;
 	mem.size = size - HEADER_BYTES;
@@ -75,6 +107,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			.cid = 3 + i,
 			.mem = &mem,
 			.table = &table,
+			.domain = &domain[split ? i : 0].ops,
 			.interrupt = interrupt,
 			.stall_timeout = STALL_TIMEOUT,
 		};
@@ -97,6 +130,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 
 	for (unsigned int pass = 0; pass < passes; pass++) {
+		for (unsigned int i = 0; i < 2; i++)
+			domain[i].busy = contended && pass % 2;
 		for (unsigned int i = 0; i < 2; i++) {
 			bool broken = virtio_vsock_needs_reset(&dev[i]);
 			unsigned int n = virtio_vsock_poll_tx(&dev[i], 32);
@@ -112,6 +147,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (unsigned int i = 0; i < 2; i++) {
 		const struct virtio_vsock_stats *s = &dev[i].stats;
 
+		CHECK(!domain[i].held);
 		CHECK(!virtio_vsock_needs_reset(&dev[i]) || !virtio_vsock_active(&dev[i]));
 		CHECK(s->spoofed <= taken[i]);
 		virtio_vsock_reset(&dev[i]);

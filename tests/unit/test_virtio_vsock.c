@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_virtio_vsock.c - unit tests for hv/virtio/virtio_vsock.c: guests A,
- * B and C (CIDs 3, 4, 5) on one sidecore's table, each with its own RAM and
+ * B and C (CIDs 3, 4, 5), A and B served by one sidecore and C by another,
+ * each with its own RAM and
  * rings and a test driver playing its vsock driver. Features and config
  * (virtio 1.1 §5.10.3, §5.10.4), delivery between guests byte for byte,
  * headers cut anywhere, 64 KiB packets cut into 4 KiB receive buffers,
@@ -47,8 +48,17 @@ struct guest {
 	uint64_t cid;
 };
 
+/* A sidecore's lock as the devices see it; busy: another core holds it. */
+struct domain {
+	struct virtio_vsock_domain ops;
+	bool busy;
+	unsigned int held;	/* taken by the device model and not given back */
+	unsigned int tries;
+};
+
 struct world {
 	struct virtio_vsock_table table;
+	struct domain domain[2];	/* A and B are served under the first, C the second */
 	struct guest *g[GUESTS];
 	uint64_t now;		/* the clock run_pass() hands to flush */
 	uint8_t sent[BIG];
@@ -90,6 +100,25 @@ static void guest_configure(struct guest *g, uint64_t features)
 	virtio_vsock_start(&g->dev);
 }
 
+static bool domain_trylock(struct virtio_vsock_domain *ops)
+{
+	struct domain *d = (struct domain *)ops;
+
+	d->tries++;
+	if (d->busy || d->held)
+		return false;
+	d->held++;
+	return true;
+}
+
+static void domain_unlock(struct virtio_vsock_domain *ops)
+{
+	struct domain *d = (struct domain *)ops;
+
+	assert_int_equal(d->held, 1);
+	d->held--;
+}
+
 static struct guest *guest_new(struct world *w, unsigned int n)
 {
 	static const char *const names[GUESTS] = { "A", "B", "C" };
@@ -98,6 +127,7 @@ static struct guest *guest_new(struct world *w, unsigned int n)
 		.name = names[n],
 		.cid = 3 + n,
 		.table = &w->table,
+		.domain = &w->domain[n == C].ops,
 		.interrupt = record_interrupt,
 		.ctx = g,
 		.stall_timeout = STALL,
@@ -121,6 +151,8 @@ static int world_setup(void **state)
 
 	if (!w)
 		return -1;
+	for (unsigned int i = 0; i < 2; i++)
+		w->domain[i].ops = (struct virtio_vsock_domain){ domain_trylock, domain_unlock };
 	for (unsigned int i = 0; i < GUESTS; i++)
 		w->g[i] = guest_new(w, i);
 	*state = w;
@@ -293,6 +325,7 @@ static void test_init_and_table(void **state)
 		.cid = 2,
 		.mem = &w->g[A]->mem,
 		.table = &w->table,
+		.domain = &w->domain[0].ops,
 		.interrupt = record_interrupt,
 	};
 	struct virtio_vsock dev;
@@ -302,6 +335,9 @@ static void test_init_and_table(void **state)
 	params.table = NULL;
 	assert_false(virtio_vsock_init(&dev, &params));
 	params.table = &w->table;
+	params.domain = NULL;
+	assert_false(virtio_vsock_init(&dev, &params));
+	params.domain = &w->domain[0].ops;
 	params.interrupt = NULL;
 	assert_false(virtio_vsock_init(&dev, &params));
 	params.interrupt = record_interrupt;
@@ -320,6 +356,7 @@ static void test_config_space(void **state)
 		.cid = 0x100000003ull,
 		.mem = &w->g[A]->mem,
 		.table = &w->table,
+		.domain = &w->domain[0].ops,
 		.interrupt = record_interrupt,
 	};
 	struct virtio_vsock dev;
@@ -1510,6 +1547,72 @@ static void test_host_reset_forgets(void **state)
 	assert_nothing_received(w, a);
 }
 
+/* --- devices of two sidecores ------------------------------------------------ */
+
+/*
+ * C is served under another lock: A's packets reach it under that lock too,
+ * taken only when free at once. While another core holds it A's packet
+ * waits, however long, and is neither lost nor reset; A's traffic to B
+ * goes on meanwhile only after it (the transmitq is in order).
+ */
+static void test_other_domain(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *c = w->g[C];
+	struct virtio_vsock_hdr got;
+
+	configure_all(w, ALL);
+	post_rx_buffers(c, 4);
+	guest_send(w, a, c->cid, VIRTIO_VSOCK_OP_RW, 700);
+	run_pass(w);
+	assert_int_equal(guest_receive(w, c, &got, 0), 700);
+	assert_memory_equal(w->received, w->sent, 700);
+	assert_int_equal(a->dev.stats.remote, 1);
+	assert_int_equal(w->domain[1].tries, 1);
+
+	w->domain[1].busy = true;
+	guest_send(w, a, c->cid, VIRTIO_VSOCK_OP_RW, 800);
+	for (unsigned int i = 0; i < 3; i++) {
+		run_pass(w);
+		w->now += STALL;
+	}
+	assert_nothing_received(w, c);
+	assert_nothing_received(w, a);
+	assert_int_equal(a->dev.stats.busy, 3);
+	assert_int_equal(a->dev.stats.resets, 0);
+	assert_int_equal(vring_driver_used_idx(&a->tx), 1);
+
+	w->domain[1].busy = false;
+	run_pass(w);
+	assert_int_equal(guest_receive(w, c, &got, 0), 800);
+	assert_memory_equal(w->received, w->sent, 800);
+	assert_int_equal(a->dev.stats.remote, 2);
+	assert_int_equal(w->domain[0].tries, 0);	/* a device never locks its own domain */
+	assert_int_equal(w->domain[1].held, 0);
+}
+
+/* Answers from another domain's device, RSTs included, come back to A under C's lock. */
+static void test_other_domain_rst(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *c = w->g[C];
+	struct virtio_vsock_hdr got;
+
+	guest_configure(a, ALL);
+	guest_configure(c, BASIC);	/* no SEQPACKET */
+	post_rx_buffers(a, 2);
+	post_rx_buffers(c, 2);
+	guest_send_shaped(w, a, &(struct virtio_vsock_hdr){ .src_cid = 3, .dst_cid = 5,
+		.type = VIRTIO_VSOCK_TYPE_SEQPACKET, .op = VIRTIO_VSOCK_OP_REQUEST }, 0,
+		&linux_shape);
+	run_pass(w);
+	assert_int_equal(guest_receive(w, a, &got, 0), 0);
+	assert_int_equal(got.op, VIRTIO_VSOCK_OP_RST);
+	assert_true(got.src_cid == c->cid);
+	assert_nothing_received(w, c);
+	assert_int_equal(w->domain[1].held, 0);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, world_setup, world_teardown)
@@ -1551,6 +1654,10 @@ int main(void)
 		T(test_host_shutdown),
 		T(test_host_reset_forgets),
 	};
+	const struct CMUnitTest domains[] = {
+		T(test_other_domain),
+		T(test_other_domain_rst),
+	};
 	const struct CMUnitTest broken[] = {
 		T(test_bad_headers),
 		T(test_reserved_cid_bits),
@@ -1568,6 +1675,7 @@ int main(void)
 	failed += cmocka_run_group_tests_name("virtio-vsock device", device, NULL, NULL);
 	failed += cmocka_run_group_tests_name("virtio-vsock delivery", delivery, NULL, NULL);
 	failed += cmocka_run_group_tests_name("virtio-vsock services on CID 2", host, NULL, NULL);
+	failed += cmocka_run_group_tests_name("virtio-vsock two sidecores", domains, NULL, NULL);
 	failed += cmocka_run_group_tests_name("virtio-vsock broken guests", broken, NULL, NULL);
 	return failed ? 1 : 0;
 }
