@@ -6,7 +6,8 @@
 # sidecore.vsock-bytes= bytes (default 1 MiB) to CID on port
 # sidecore.vsock-port= (default 5000), fetches as many from CID on the port
 # after it, and has CID 2's echo service (port 7) send as many back, all
-# three at once; then it has the hypervisor print its counters. Without
+# three at once; then it has the hypervisor print its counters and says
+# "vsock: done". Without
 # it, this guest serves the driver in the background: it reads on the
 # port and writes on the one after (put it before the script that
 # serves, netserver or outlive). vsockcheck prints each stream's sum at
@@ -29,4 +30,5 @@ wait $send || status=1
 wait $fetch || status=1
 # The hypervisor's counters, the vsock devices' included (docs/vmx.md).
 printf x | dd of=/dev/port bs=1 seek=1552 2>/dev/null
+echo "vsock: done"
 exit $status
