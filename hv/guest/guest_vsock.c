@@ -188,11 +188,11 @@ static void guest_vsock_print_counters(const struct sidecore_port *port, unsigne
 	const struct virtio_vsock_stats *s = &gv->vsock.stats;
 
 	printk("counters: vsock %s sidecore %u cid %lu packets %lu bytes %lu remote %lu rsts %lu "
-	       "dropped %lu resets %lu credit_stalls %lu busy %lu spoofed %lu echoed %lu "
-	       "discarded %lu doorbells %lu\n",
+	       "dropped %lu resets %lu credit_stalls %lu busy %lu peer_gone %lu spoofed %lu "
+	       "echoed %lu discarded %lu doorbells %lu\n",
 	       gv->vsock.name, sidecore, gv->vsock.cid, s->packets, s->bytes, s->remote, s->rsts,
-	       s->dropped, s->resets, s->credit_stalls, s->busy, s->spoofed, s->echoed,
-	       s->discarded, gv->pci.kicks);
+	       s->dropped, s->resets, s->credit_stalls, s->busy, s->peer_gone, s->spoofed,
+	       s->echoed, s->discarded, gv->pci.kicks);
 }
 
 static const struct sidecore_port_ops guest_vsock_port_ops = {

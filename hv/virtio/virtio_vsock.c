@@ -151,6 +151,7 @@ static void virtio_vsock_fail(struct virtio_vsock *dev)
 	if (dev->needs_reset)
 		return;
 	dev->needs_reset = true;
+	virtio_vsock_peers_gone(dev);
 	dev->interrupt(dev, VIRTIO_VSOCK_CONFIG_CHANGE);
 }
 
@@ -210,6 +211,7 @@ void virtio_vsock_reset(struct virtio_vsock *dev)
 	dev->stall.dst = NULL;
 	memset(dev->reset, 0, sizeof(dev->reset));
 	virtio_vsock_host_reset(dev);
+	virtio_vsock_peers_gone(dev);
 	dev->needs_reset = false;
 }
 
@@ -492,6 +494,7 @@ static void virtio_vsock_reset_stream(struct virtio_vsock *dev, struct virtio_vs
 	dev->reset_next = (dev->reset_next + 1) % VIRTIO_VSOCK_RESET_SLOTS;
 	virtio_vsock_send_rst(dst, &rst, dev);
 	virtio_vsock_refuse(dev, hdr);
+	virtio_vsock_peers_note(dev, dst, &rst);
 }
 
 /*
@@ -565,6 +568,7 @@ static enum vsock_delivery virtio_vsock_send_to(struct virtio_vsock *dev,
 		dev->stats.packets++;
 		dev->stats.bytes += hdr->len;
 		dev->stats.remote += dst->domain != dev->domain;
+		virtio_vsock_peers_note(dev, dst, hdr);
 		return VSOCK_DELIVERED;
 	case VSOCK_GONE:
 		virtio_vsock_refuse(dev, hdr);
@@ -606,6 +610,8 @@ unsigned int virtio_vsock_poll_tx(struct virtio_vsock *dev, unsigned int budget)
 	uint64_t detail;
 	int got = 0;
 
+	if (virtio_vsock_active(dev))
+		virtio_vsock_peers_reap(dev);
 	while (done < budget && virtio_vsock_active(dev) && (got = virtq_pop(vq, &chain)) > 0) {
 		error = virtio_vsock_tx_error(&chain, &hdr, &detail);
 		if (error) {

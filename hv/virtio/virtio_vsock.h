@@ -76,6 +76,12 @@
 #define VIRTIO_VSOCK_RESET_SLOTS	4
 /* Devices a table routes between: every guest's. */
 #define VIRTIO_VSOCK_TABLE_MAX		LIMIT_GUESTS
+/*
+ * Connections with other guests a device keeps, to tell its driver when a
+ * peer's device goes (virtio_vsock_peers.c); past them the oldest is
+ * forgotten, and its socket learns of the peer's end at its next packet.
+ */
+#define VIRTIO_VSOCK_LINKS		32
 
 struct virtio_vsock;
 
@@ -93,6 +99,7 @@ struct virtio_vsock_stats {
 	uint64_t spoofed;	/* dropped: src_cid not the device's own */
 	uint64_t remote;	/* of the packets, those for another domain's device */
 	uint64_t busy;		/* passes the transmitq waited for another domain's lock */
+	uint64_t peer_gone;	/* RSTs to the driver for connections whose peer device went */
 	uint64_t echoed;	/* payload bytes CID 2's echo service sent back */
 	uint64_t discarded;	/* payload bytes CID 2's discard service took */
 };
@@ -109,11 +116,22 @@ struct virtio_vsock_domain {
 
 /*
  * The devices packets are routed between, by CID; zeroed, it is empty.
- * Filled before any device runs, and read-only from then on.
+ * Filled before any device runs, and read-only from then on but for
+ * deaths, which every domain bumps atomically.
  */
 struct virtio_vsock_table {
 	struct virtio_vsock *dev[VIRTIO_VSOCK_TABLE_MAX];
 	unsigned int count;
+	uint32_t deaths;	/* devices reset or broken so far: their peers look */
+};
+
+/* A connection of the device's driver with another guest's (virtio_vsock_peers.c). */
+struct virtio_vsock_link {
+	const struct virtio_vsock *peer;	/* NULL: the slot is free */
+	uint32_t peer_life;	/* the peer's life when the connection was made */
+	uint32_t port;		/* the driver's end */
+	uint32_t peer_port;
+	uint16_t type;
 };
 
 /* A connection of the device's, as its packets name it (src_cid is the device's). */
@@ -173,6 +191,12 @@ struct virtio_vsock {
 	/* Reset connections: their later packets are dropped until a new REQUEST. */
 	struct virtio_vsock_stream reset[VIRTIO_VSOCK_RESET_SLOTS];
 	unsigned int reset_next;	/* the slot the next reset takes */
+	/* Connections with other guests, and the lives of the device. */
+	struct virtio_vsock_link link[VIRTIO_VSOCK_LINKS];
+	unsigned int link_next;	/* the slot taken when all are used */
+	uint32_t life;		/* resets and breaks so far; peers read it unlocked */
+	uint32_t deaths_seen;	/* table->deaths at the last look at the links */
+	bool reap_pending;	/* an RST for a dead peer found no buffer */
 	/* CID 2's end of the driver's connections there. */
 	struct virtio_vsock_host_conn host[VIRTIO_VSOCK_HOST_CONNS];
 	bool host_blocked;	/* output waits for receive buffers ... */

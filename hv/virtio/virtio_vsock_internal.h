@@ -66,6 +66,30 @@ enum vsock_delivery virtio_vsock_deliver(struct virtio_vsock *dev,
 void virtio_vsock_refuse(struct virtio_vsock *dev, const struct virtio_vsock_hdr *hdr);
 
 /**
+ * virtio_vsock_peers_note() - a packet went from one guest's device to another's
+ * @dev: the sender
+ * @dst: the receiver, its lock held
+ * @hdr: the packet: a RESPONSE links the two ends, an RST unlinks them
+ */
+void virtio_vsock_peers_note(struct virtio_vsock *dev, struct virtio_vsock *dst,
+			     const struct virtio_vsock_hdr *hdr);
+
+/**
+ * virtio_vsock_peers_reap() - RSTs for the connections whose peer device went
+ * @dev: the device, running, in its own domain's pass
+ *
+ * Looks only when some device reset or broke since the last look, or an
+ * RST found no receive buffer then.
+ */
+void virtio_vsock_peers_reap(struct virtio_vsock *dev);
+
+/**
+ * virtio_vsock_peers_gone() - the device's driver lost every connection
+ * @dev: the device, reset or broken
+ */
+void virtio_vsock_peers_gone(struct virtio_vsock *dev);
+
+/**
  * virtio_vsock_host_receive() - a checked SOCK_STREAM packet for CID 2
  * @dev: its sender
  * @hdr: its header

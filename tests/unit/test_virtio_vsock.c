@@ -1613,6 +1613,129 @@ static void test_other_domain_rst(void **state)
 	assert_int_equal(w->domain[1].held, 0);
 }
 
+/* --- a guest that goes ------------------------------------------------------- */
+
+/* A connects to B on ports 1000 -> 2000: REQUEST, then B's RESPONSE. */
+static void connect_a_to_b(struct world *w)
+{
+	struct guest *a = w->g[A], *b = w->g[B];
+	struct virtio_vsock_hdr response = header(b, a->cid, VIRTIO_VSOCK_OP_RESPONSE, 0), got;
+
+	response.src_port = 2000;
+	response.dst_port = 1000;
+	guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_REQUEST, 0);
+	run_pass(w);
+	assert_int_equal(guest_receive(w, b, &got, 0), 0);
+	guest_send_shaped(w, b, &response, 0, &linux_shape);
+	run_pass(w);
+	assert_int_equal(guest_receive(w, a, &got, 0), 0);
+	assert_int_equal(got.op, VIRTIO_VSOCK_OP_RESPONSE);
+}
+
+/* A's end hears from B's, as an RST on the connection's own addresses. */
+static void expect_rst_from_b(struct world *w)
+{
+	struct guest *a = w->g[A], *b = w->g[B];
+	struct virtio_vsock_hdr got;
+
+	assert_int_equal(guest_receive(w, a, &got, 0), 0);
+	assert_int_equal(got.op, VIRTIO_VSOCK_OP_RST);
+	assert_true(got.src_cid == b->cid);
+	assert_true(got.dst_cid == a->cid);
+	assert_int_equal(got.src_port, 2000);
+	assert_int_equal(got.dst_port, 1000);
+	assert_int_equal(got.type, VIRTIO_VSOCK_TYPE_STREAM);
+	assert_nothing_received(w, a);
+}
+
+/* B's guest restarts: A's connection with it gets an RST at A's next pass, once. */
+static void test_peer_reset_tells_the_other_end(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *b = w->g[B];
+
+	configure_all(w, ALL);
+	post_rx_buffers(a, 4);
+	post_rx_buffers(b, 4);
+	post_rx_buffers(w->g[C], 4);
+	connect_a_to_b(w);
+	virtio_vsock_reset(&b->dev);
+	run_pass(w);
+	expect_rst_from_b(w);
+	assert_int_equal(a->dev.stats.peer_gone, 1);
+	run_pass(w);
+	assert_nothing_received(w, a);
+	assert_nothing_received(w, w->g[C]);
+	/* B's next life hears nothing of A's: its device starts with no links. */
+	guest_configure(b, ALL);
+	post_rx_buffers(b, 4);
+	virtio_vsock_reset(&a->dev);
+	run_pass(w);
+	assert_nothing_received(w, b);
+}
+
+/* A connection closed with an RST is forgotten: B going later tells A nothing. */
+static void test_peer_rst_unlinks(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *b = w->g[B];
+	struct virtio_vsock_hdr got;
+
+	configure_all(w, ALL);
+	post_rx_buffers(a, 4);
+	post_rx_buffers(b, 4);
+	connect_a_to_b(w);
+	guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_RST, 0);
+	run_pass(w);
+	assert_int_equal(guest_receive(w, b, &got, 0), 0);
+	virtio_vsock_reset(&b->dev);
+	run_pass(w);
+	assert_nothing_received(w, a);
+	assert_int_equal(a->dev.stats.peer_gone, 0);
+}
+
+/* B breaking its own queue ends its connections as a reset does. */
+static void test_peer_broken_tells_the_other_end(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *b = w->g[B];
+	struct virtio_vsock_hdr bad = header(b, a->cid, VIRTIO_VSOCK_OP_RW, 10);
+	char log[512];
+
+	configure_all(w, ALL);
+	post_rx_buffers(a, 4);
+	post_rx_buffers(b, 4);
+	connect_a_to_b(w);
+	bad.len = 11;	/* not the payload's */
+	guest_send_shaped(w, b, &bad, 10, &linux_shape);
+	stderr_capture_begin();
+	run_pass(w);
+	stderr_capture_end(log, sizeof(log));
+	assert_non_null(strstr(log, "header len is not the payload's"));
+	assert_true(virtio_vsock_needs_reset(&b->dev));
+	run_pass(w);
+	expect_rst_from_b(w);
+}
+
+/* An RST for a gone peer without a buffer to take it waits for one. */
+static void test_peer_rst_waits_for_a_buffer(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *b = w->g[B];
+
+	configure_all(w, ALL);
+	post_rx_buffers(a, 1);
+	post_rx_buffers(b, 4);
+	connect_a_to_b(w);
+	virtio_vsock_reset(&b->dev);
+	run_pass(w);
+	run_pass(w);
+	assert_nothing_received(w, a);
+	post_rx_buffers(a, 1);
+	run_pass(w);
+	expect_rst_from_b(w);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, world_setup, world_teardown)
@@ -1658,6 +1781,12 @@ int main(void)
 		T(test_other_domain),
 		T(test_other_domain_rst),
 	};
+	const struct CMUnitTest peers[] = {
+		T(test_peer_reset_tells_the_other_end),
+		T(test_peer_rst_unlinks),
+		T(test_peer_broken_tells_the_other_end),
+		T(test_peer_rst_waits_for_a_buffer),
+	};
 	const struct CMUnitTest broken[] = {
 		T(test_bad_headers),
 		T(test_reserved_cid_bits),
@@ -1676,6 +1805,7 @@ int main(void)
 	failed += cmocka_run_group_tests_name("virtio-vsock delivery", delivery, NULL, NULL);
 	failed += cmocka_run_group_tests_name("virtio-vsock services on CID 2", host, NULL, NULL);
 	failed += cmocka_run_group_tests_name("virtio-vsock two sidecores", domains, NULL, NULL);
+	failed += cmocka_run_group_tests_name("virtio-vsock a guest that goes", peers, NULL, NULL);
 	failed += cmocka_run_group_tests_name("virtio-vsock broken guests", broken, NULL, NULL);
 	return failed ? 1 : 0;
 }
