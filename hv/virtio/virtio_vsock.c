@@ -208,7 +208,7 @@ void virtio_vsock_reset(struct virtio_vsock *dev)
 	dev->features = 0;
 	dev->rx_unpublished = false;
 	dev->tx_unpublished = false;
-	dev->stall.dst = NULL;
+	dev->parked_count = 0;
 	memset(dev->reset, 0, sizeof(dev->reset));
 	virtio_vsock_host_reset(dev);
 	virtio_vsock_peers_gone(dev);
@@ -498,26 +498,23 @@ static void virtio_vsock_reset_stream(struct virtio_vsock *dev, struct virtio_vs
 }
 
 /*
- * A packet to dst found too few receive buffers: it waits, but not past
- * the stall timeout, and not at all when dst's whole ring could not hold
- * it. Retries wait for dst's driver to post buffers (its avail->idx to
- * move), so that a stalled pass costs no copying.
+ * A packet to dst found too few receive buffers: it waits, parked, but not
+ * past the stall timeout, and not at all when dst's whole ring could not
+ * hold it. Retries wait for dst's driver to post buffers (its avail->idx
+ * to move), so that a waiting packet costs no copying.
  */
 static enum vsock_delivery virtio_vsock_stalled(struct virtio_vsock *dev,
 						struct virtio_vsock *dst,
 						const struct virtio_vsock_hdr *hdr,
-						enum vsock_delivery result)
+						enum vsock_delivery result,
+						struct virtio_vsock_parked *park)
 {
 	if (hdr->op == VIRTIO_VSOCK_OP_RST) {
 		dev->stats.dropped++;
 		return VSOCK_DELIVERED;
 	}
-	if (dev->stall.dst != dst) {
-		dev->stall.dst = dst;
-		dev->stall.since = dev->now;
-	}
-	dev->stall.avail_idx = virtq_avail_idx(&dst->queue[VIRTIO_VSOCK_RX_QUEUE]);
-	if (result == VSOCK_STALLED && dev->now - dev->stall.since < dev->stall_timeout)
+	park->avail_idx = virtq_avail_idx(&dst->queue[VIRTIO_VSOCK_RX_QUEUE]);
+	if (result == VSOCK_STALLED && dev->now - park->since < dev->stall_timeout)
 		return VSOCK_STALLED;
 	virtio_vsock_reset_stream(dev, dst, hdr);
 	return VSOCK_DELIVERED;
@@ -525,14 +522,15 @@ static enum vsock_delivery virtio_vsock_stalled(struct virtio_vsock *dev,
 
 /*
  * Hands a checked packet from dev's transmit chain to dst, the device at
- * dst_cid or NULL, whose lock is held, or answers it. VSOCK_STALLED
- * leaves it at the head of the transmitq; anything else means it is done
- * with.
+ * dst_cid or NULL, whose lock is held, or answers it. park is the packet's
+ * place among the waiting ones, its time of arrival there at least.
+ * VSOCK_STALLED means it waits; anything else that it is done with.
  */
 static enum vsock_delivery virtio_vsock_send_to(struct virtio_vsock *dev,
 						struct virtio_vsock *dst,
 						const struct virtio_vsock_hdr *hdr,
-						const struct virtq_chain *chain)
+						const struct virtq_chain *chain,
+						struct virtio_vsock_parked *park)
 {
 	struct virtio_vsock_stream *reset = virtio_vsock_reset_slot(dev, hdr);
 	enum vsock_delivery result;
@@ -558,8 +556,8 @@ static enum vsock_delivery virtio_vsock_send_to(struct virtio_vsock *dev,
 		virtio_vsock_refuse(dev, hdr);
 		return VSOCK_DELIVERED;
 	}
-	if (dev->stall.dst == dst &&
-	    virtq_avail_idx(&dst->queue[VIRTIO_VSOCK_RX_QUEUE]) == dev->stall.avail_idx)
+	if (park->dst == dst && dev->now - park->since < dev->stall_timeout &&
+	    virtq_avail_idx(&dst->queue[VIRTIO_VSOCK_RX_QUEUE]) == park->avail_idx)
 		result = VSOCK_STALLED;
 	else
 		result = virtio_vsock_deliver(dst, hdr, &src);
@@ -574,7 +572,8 @@ static enum vsock_delivery virtio_vsock_send_to(struct virtio_vsock *dev,
 		virtio_vsock_refuse(dev, hdr);
 		return VSOCK_DELIVERED;
 	default:
-		return virtio_vsock_stalled(dev, dst, hdr, result);
+		park->dst = dst;
+		return virtio_vsock_stalled(dev, dst, hdr, result, park);
 	}
 }
 
@@ -586,60 +585,169 @@ static enum vsock_delivery virtio_vsock_send_to(struct virtio_vsock *dev,
  */
 static enum vsock_delivery virtio_vsock_send(struct virtio_vsock *dev,
 					     const struct virtio_vsock_hdr *hdr,
-					     const struct virtq_chain *chain)
+					     const struct virtq_chain *chain,
+					     struct virtio_vsock_parked *park)
 {
 	struct virtio_vsock *dst = virtio_vsock_table_find(dev->table, hdr->dst_cid);
 	enum vsock_delivery result;
 
 	if (!dst || dst->domain == dev->domain)
-		return virtio_vsock_send_to(dev, dst, hdr, chain);
-	if (!dst->domain->trylock(dst->domain))
+		return virtio_vsock_send_to(dev, dst, hdr, chain, park);
+	if (!dst->domain->trylock(dst->domain)) {
+		park->dst = dst;
 		return VSOCK_BUSY;
-	result = virtio_vsock_send_to(dev, dst, hdr, chain);
+	}
+	result = virtio_vsock_send_to(dev, dst, hdr, chain, park);
 	dst->domain->unlock(dst->domain);
 	return result;
+}
+
+/* The receivers that took nothing more in this pass: later packets for them wait too. */
+struct vsock_blocked {
+	const struct virtio_vsock *dst[VIRTIO_VSOCK_TABLE_MAX];
+	unsigned int count;
+};
+
+static bool vsock_blocked_has(const struct vsock_blocked *b, const struct virtio_vsock *dst)
+{
+	for (unsigned int i = 0; i < b->count; i++)
+		if (b->dst[i] == dst)
+			return true;
+	return false;
+}
+
+/* A packet waits: its receiver is blocked for the rest of the pass. */
+static void vsock_blocked_add(struct virtio_vsock *dev, struct vsock_blocked *b,
+			      const struct virtio_vsock_parked *park, enum vsock_delivery result)
+{
+	if (vsock_blocked_has(b, park->dst))
+		return;
+	if (b->count < VIRTIO_VSOCK_TABLE_MAX)
+		b->dst[b->count++] = park->dst;
+	if (result == VSOCK_BUSY)
+		dev->stats.busy++;
+	else
+		dev->stats.credit_stalls++;
+}
+
+/* The device wrote nothing into a transmit buffer. */
+static void virtio_vsock_complete(struct virtio_vsock *dev, uint16_t head)
+{
+	virtq_push(&dev->queue[VIRTIO_VSOCK_TX_QUEUE], head, 0);
+	dev->tx_unpublished = true;
+}
+
+/*
+ * A transmit chain checked and sent, the first time or again: NULL, or
+ * what breaks the queue. A guest speaks only for its own CID: a spoofed
+ * packet is dropped, the queue goes on. One for a receiver blocked in this
+ * pass waits without a try, behind those before it; RSTs never wait.
+ */
+static const char *virtio_vsock_take(struct virtio_vsock *dev, const struct virtq_chain *chain,
+				     const struct vsock_blocked *blocked,
+				     struct virtio_vsock_parked *park,
+				     enum vsock_delivery *result, uint64_t *detail)
+{
+	struct virtio_vsock_hdr hdr;
+	const char *error = virtio_vsock_tx_error(chain, &hdr, detail);
+	struct virtio_vsock *dst;
+
+	*result = VSOCK_DELIVERED;
+	if (error)
+		return error;
+	if (hdr.src_cid != dev->cid) {
+		dev->stats.spoofed++;
+		return NULL;
+	}
+	dst = virtio_vsock_table_find(dev->table, hdr.dst_cid);
+	if (dst && hdr.op != VIRTIO_VSOCK_OP_RST && vsock_blocked_has(blocked, dst)) {
+		park->dst = dst;
+		*result = VSOCK_STALLED;
+		return NULL;
+	}
+	*result = virtio_vsock_send(dev, &hdr, chain, park);
+	return NULL;
+}
+
+/*
+ * The waiting packets first, in the order they came: those for a receiver
+ * that is still blocked wait on, in order, behind the first of them.
+ */
+static int virtio_vsock_retry_parked(struct virtio_vsock *dev, struct vsock_blocked *blocked,
+				     unsigned int *done)
+{
+	struct virtq *vq = &dev->queue[VIRTIO_VSOCK_TX_QUEUE];
+	struct virtq_chain chain;
+	enum vsock_delivery result;
+	unsigned int i = 0;
+	const char *error;
+	uint64_t detail;
+
+	while (i < dev->parked_count) {
+		struct virtio_vsock_parked *park = &dev->parked[i];
+
+		if (vsock_blocked_has(blocked, park->dst)) {
+			i++;
+			continue;
+		}
+		if (virtq_chain_at(vq, park->head, &chain) < 0)
+			return -1;
+		error = virtio_vsock_take(dev, &chain, blocked, park, &result, &detail);
+		if (error) {
+			virtq_break(vq, error, detail);
+			return -1;
+		}
+		if (result == VSOCK_STALLED || result == VSOCK_BUSY) {
+			vsock_blocked_add(dev, blocked, park, result);
+			i++;
+			continue;
+		}
+		virtio_vsock_complete(dev, park->head);
+		dev->parked_count--;
+		memmove(park, park + 1, (dev->parked_count - i) * sizeof(*park));
+		(*done)++;
+	}
+	return 0;
 }
 
 unsigned int virtio_vsock_poll_tx(struct virtio_vsock *dev, unsigned int budget)
 {
 	struct virtq *vq = &dev->queue[VIRTIO_VSOCK_TX_QUEUE];
-	struct virtio_vsock_hdr hdr;
+	struct vsock_blocked blocked = { .count = 0 };
+	struct virtio_vsock_parked park;
+	enum vsock_delivery result;
 	struct virtq_chain chain;
 	unsigned int done = 0;
 	const char *error;
 	uint64_t detail;
 	int got = 0;
 
-	if (virtio_vsock_active(dev))
-		virtio_vsock_peers_reap(dev);
-	while (done < budget && virtio_vsock_active(dev) && (got = virtq_pop(vq, &chain)) > 0) {
-		error = virtio_vsock_tx_error(&chain, &hdr, &detail);
+	if (!virtio_vsock_active(dev))
+		return 0;
+	virtio_vsock_peers_reap(dev);
+	if (virtio_vsock_retry_parked(dev, &blocked, &done) < 0)
+		got = -1;
+	/*
+	 * A packet for a blocked receiver is parked behind the others for it,
+	 * unsent: its stream stays in order, and the packets behind it, for
+	 * other receivers, go on. With every place taken the queue waits.
+	 */
+	while (got >= 0 && done < budget && dev->parked_count < VIRTIO_VSOCK_PARKED_MAX &&
+	       virtio_vsock_active(dev) && (got = virtq_pop(vq, &chain)) > 0) {
+		park = (struct virtio_vsock_parked){ .since = dev->now, .head = chain.head };
+		error = virtio_vsock_take(dev, &chain, &blocked, &park, &result, &detail);
 		if (error) {
 			virtq_break(vq, error, detail);
 			got = -1;
 			break;
 		}
-		/* A guest speaks only for its own CID; the packet is dropped, the queue goes on. */
-		if (hdr.src_cid != dev->cid) {
-			dev->stats.spoofed++;
-		} else {
-			enum vsock_delivery result = virtio_vsock_send(dev, &hdr, &chain);
-
-			/* Waiting keeps the stream whole: the next pass tries this packet again. */
-			if (result == VSOCK_STALLED || result == VSOCK_BUSY) {
-				virtq_unpop(vq, 1);
-				if (result == VSOCK_STALLED)
-					dev->stats.credit_stalls++;
-				else
-					dev->stats.busy++;
-				break;
-			}
-		}
-		dev->stall.dst = NULL;
-		/* The device wrote nothing into a transmit buffer. */
-		virtq_push(vq, chain.head, 0);
-		dev->tx_unpublished = true;
 		done++;
+		if (result == VSOCK_STALLED || result == VSOCK_BUSY) {
+			vsock_blocked_add(dev, &blocked, &park, result);
+			dev->parked[dev->parked_count++] = park;
+			continue;
+		}
+		virtio_vsock_complete(dev, chain.head);
 	}
 	if (got < 0)
 		virtio_vsock_fail(dev);

@@ -66,12 +66,19 @@
  */
 #define VIRTIO_VSOCK_PAYLOAD_MAX	(64 * 1024)
 /*
- * How long the head packet of a transmitq may wait for a receiver's
- * buffers before the device resets its connection (docs/data-path.md,
- * "vsock"): long enough for a guest that keeps up to post buffers again,
- * short enough that its other connections barely notice.
+ * How long a packet may wait, parked, for a receiver's buffers before the
+ * device resets its connection (docs/data-path.md, "vsock"). Packets for
+ * other receivers go on meanwhile, so the wait costs only that stream: it
+ * can be long enough for a guest whose CPU is busy elsewhere to get round
+ * to posting buffers again. It still ends, for a receiver that never
+ * will, whose stream would otherwise hold the sender's transmit buffers.
  */
-#define VIRTIO_VSOCK_STALL_MS		10
+#define VIRTIO_VSOCK_STALL_MS		500
+/*
+ * Transmit chains a device may hold while their receivers have no room:
+ * its whole transmitq (GUEST_VSOCK_QUEUE_SIZE). Past them the queue waits.
+ */
+#define VIRTIO_VSOCK_PARKED_MAX		128
 /* Connections of one sender the device remembers having reset. */
 #define VIRTIO_VSOCK_RESET_SLOTS	4
 /* Devices a table routes between: every guest's. */
@@ -164,10 +171,16 @@ struct virtio_vsock_host_conn {
 	uint8_t ring[VIRTIO_VSOCK_ECHO_BUF];
 };
 
-/* The head packet of the transmitq waiting for a receiver's buffers. */
-struct virtio_vsock_stall {
-	const struct virtio_vsock *dst;	/* the receiver; NULL: no packet waits */
+/*
+ * A transmit chain the device took but could not deliver yet: the
+ * receiver has no room, or is another domain's and its lock was taken.
+ * The device keeps it and completes it out of order later (§2.6.8), so
+ * that the packets behind it for other receivers go on.
+ */
+struct virtio_vsock_parked {
+	const struct virtio_vsock *dst;	/* the receiver it waits for */
 	uint64_t since;			/* the clock when it first waited */
+	uint16_t head;			/* its chain in the transmitq */
 	uint16_t avail_idx;		/* the receiver's avail->idx at the last try */
 };
 
@@ -187,7 +200,8 @@ struct virtio_vsock {
 	bool tx_unpublished;	/* transmit entries pushed but not yet published */
 	uint64_t now;		/* the clock at the last flush */
 	uint64_t stall_timeout;	/* clock units a head packet may wait */
-	struct virtio_vsock_stall stall;
+	struct virtio_vsock_parked parked[VIRTIO_VSOCK_PARKED_MAX];	/* in the order taken */
+	unsigned int parked_count;
 	/* Reset connections: their later packets are dropped until a new REQUEST. */
 	struct virtio_vsock_stream reset[VIRTIO_VSOCK_RESET_SLOTS];
 	unsigned int reset_next;	/* the slot the next reset takes */
@@ -311,20 +325,22 @@ uint32_t virtio_vsock_read_config(const struct virtio_vsock *dev, uint32_t offse
  * an unknown CID, or of a socket type the sender or the receiver did not
  * negotiate, is answered with an RST into @dev's own receiveq; so is one
  * for a receiver whose receiveq is not enabled. When the receiver has too
- * few receive buffers the packet is left in the transmitq and the pass
- * stops there, without copying anything, and later passes try it again
- * only once the receiver posted buffers. Past the params' stall_timeout,
+ * few receive buffers the packet is parked, without copying anything, and
+ * so is every later one for that receiver, in order; packets for others
+ * go on. Later passes try the parked ones first, again only once the
+ * receiver posted buffers. Past the params' stall_timeout,
  * or at once when the receiver's whole ring could not hold it, the packet
  * is dropped and its connection reset, an RST to each end: a stream's
  * bytes arrive in order or the connection is reset. RSTs, the guest's
  * and the device's, are delivered at once or dropped, never waited for.
  * A malformed chain or header makes the device need a reset. A receiver
- * of another domain whose lock is taken holds the packet for a later
- * pass, as if it had no buffers; the lock alone never resets a
- * connection. Packets delivered to it are published by its own domain's
+ * of another domain whose lock is taken parks the packet too; the lock
+ * alone never resets a connection. With VIRTIO_VSOCK_PARKED_MAX packets
+ * parked the transmitq waits. Packets delivered to it are published by its own domain's
  * next flush.
  *
- * Return: packets taken from the transmitq (spoofed ones included).
+ * Return: packets taken from the transmitq or completed from the parked
+ * ones (spoofed ones included).
  */
 unsigned int virtio_vsock_poll_tx(struct virtio_vsock *dev, unsigned int budget);
 

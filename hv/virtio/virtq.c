@@ -260,6 +260,13 @@ int virtq_pop(struct virtq *vq, struct virtq_chain *chain)
 	return 1;
 }
 
+int virtq_chain_at(struct virtq *vq, uint16_t head, struct virtq_chain *chain)
+{
+	if (vq->broken)
+		return -1;
+	return virtq_walk_chain(vq, head, chain);
+}
+
 void virtq_unpop(struct virtq *vq, uint16_t count)
 {
 	vq->last_avail_idx -= count;

@@ -149,6 +149,20 @@ static inline uint16_t virtq_avail_idx(const struct virtq *vq)
 int virtq_pop(struct virtq *vq, struct virtq_chain *chain);
 
 /**
+ * virtq_chain_at() - walk again a chain the device took and still holds
+ * @vq: the queue
+ * @head: the chain's head, as virtq_pop() gave it
+ * @chain: filled in as by virtq_pop()
+ *
+ * For a device that completes chains out of order (§2.6.8: used buffers
+ * need not follow the available order): the driver may have rewritten the
+ * descriptors meanwhile, so everything is checked as on the first walk.
+ *
+ * Return: 0, or -1 when the chain is malformed now: the queue is broken.
+ */
+int virtq_chain_at(struct virtq *vq, uint16_t head, struct virtq_chain *chain);
+
+/**
  * virtq_unpop() - give back the last chains taken, unused.
  * @vq: the queue
  * @count: how many of the most recent virtq_pop() results to return

@@ -648,8 +648,10 @@ static void test_receiver_without_buffers_stalls(void **state)
 		guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_RW, 1000 + i);
 		memcpy(expected + i * 1000, w->sent, 1000);
 	}
-	assert_int_equal(virtio_vsock_poll_tx(&a->dev, 32), 1);
+	/* All three are taken; the two that do not fit wait in order, parked. */
+	assert_int_equal(virtio_vsock_poll_tx(&a->dev, 32), 3);
 	assert_int_equal(a->dev.stats.credit_stalls, 1);
+	assert_int_equal(a->dev.parked_count, 2);
 	run_pass(w);
 	assert_int_equal(a->dev.stats.credit_stalls, 2);
 	assert_int_equal(vring_driver_used_idx(&a->tx), 1);
@@ -666,6 +668,48 @@ static void test_receiver_without_buffers_stalls(void **state)
 	assert_nothing_received(w, b);
 	assert_int_equal(a->dev.stats.packets, 3);
 	assert_int_equal(a->dev.stats.credit_stalls, 2);
+}
+
+/*
+ * A packet for B that does not fit is parked: A's packet to C behind it
+ * goes on, and A's next for B waits behind the first, so B's stream keeps
+ * its order. A's transmit buffers come back out of order (§2.6.8).
+ */
+static void test_parked_lets_others_pass(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *b = w->g[B], *c = w->g[C];
+	const uint32_t order[4] = { 0, 4, 2, 6 };	/* heads: two descriptors a chain */
+	uint8_t expected[2][2000];
+	struct virtio_vsock_hdr got;
+	uint32_t id, len;
+
+	configure_all(w, ALL);
+	post_rx_buffers(b, 1);
+	post_rx_buffers(c, 1);
+	guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_RW, 100);
+	guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_RW, 2000);
+	memcpy(expected[0], w->sent, 2000);
+	guest_send(w, a, c->cid, VIRTIO_VSOCK_OP_RW, 30);
+	guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_RW, 1999);
+	memcpy(expected[1], w->sent, 1999);
+	run_pass(w);
+	assert_int_equal(guest_receive(w, b, &got, 0), 100);
+	assert_int_equal(guest_receive(w, c, &got, 0), 30);
+	assert_int_equal(a->dev.parked_count, 2);
+	assert_int_equal(a->dev.stats.credit_stalls, 1);
+	post_rx_buffers(b, 2);
+	run_pass(w);
+	assert_int_equal(guest_receive(w, b, &got, 0), 2000);
+	assert_memory_equal(w->received, expected[0], 2000);
+	assert_int_equal(guest_receive(w, b, &got, 0), 1999);
+	assert_memory_equal(w->received, expected[1], 1999);
+	assert_int_equal(a->dev.parked_count, 0);
+	for (unsigned int i = 0; i < 4; i++) {
+		assert_true(vring_driver_take_used(&a->tx, &id, &len));
+		assert_int_equal(id, order[i]);
+	}
+	assert_int_equal(a->dev.stats.packets, 4);
 }
 
 /* A packet needing three buffers where two are posted takes none of them. */
@@ -780,16 +824,19 @@ static void test_stall_resets_connection(void **state)
 	guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_RW, 1000);
 	guest_send(w, a, c->cid, VIRTIO_VSOCK_OP_RW, 10);
 	run_pass(w);
+	/* A's packet to C goes past the one waiting for B. */
+	assert_int_equal(vring_driver_used_idx(&a->tx), 1);
+	assert_int_equal(guest_receive(w, c, &got, 0), 10);
 	w->now += STALL - 1;
 	run_pass(w);
 	run_pass(w);
-	assert_int_equal(vring_driver_used_idx(&a->tx), 0);
+	assert_int_equal(vring_driver_used_idx(&a->tx), 1);
 	assert_int_equal(a->dev.stats.credit_stalls, 3);
 	w->now += 1;
 	run_pass(w);		/* the flush before it brought the clock */
 	run_pass(w);
 	assert_int_equal(vring_driver_used_idx(&a->tx), 2);
-	assert_int_equal(guest_receive(w, c, &got, 0), 10);
+	assert_int_equal(a->dev.parked_count, 0);
 	assert_int_equal(guest_receive(w, a, &got, 0), 0);
 	assert_int_equal(got.op, VIRTIO_VSOCK_OP_RST);
 	assert_true(got.src_cid == b->cid);
@@ -1757,6 +1804,7 @@ int main(void)
 		T(test_unknown_type_answered),
 		T(test_seqpacket_to_receiver_without_it),
 		T(test_receiver_without_buffers_stalls),
+		T(test_parked_lets_others_pass),
 		T(test_partial_room_taken_back),
 		T(test_rst_dropped_without_buffers),
 		T(test_rx_queue_not_enabled_is_no_one),
