@@ -13,7 +13,12 @@
  *                                      CID:PORT, write BYTES of the pattern
  *                                      while reading them back
  *
- * Each prints "vsockcheck: port P sent|received N bytes sum S"; echo
+ *   vsockcheck cat CID PORT            connect to CID:PORT and copy what
+ *                                      comes to stdout until the peer ends
+ *                                      the stream (CID 2's counters: port
+ *                                      1552)
+ *
+ * Each but cat prints "vsockcheck: port P sent|received N bytes sum S"; echo
  * prints "vsockcheck: echo port P sent N bytes sum S received N bytes sum
  * R".
  *
@@ -213,10 +218,26 @@ static int echo(unsigned int cid, unsigned int port, uint64_t bytes)
 	       WEXITSTATUS(status) == 0 ? 0 : 1;
 }
 
+static int cat(unsigned int cid, unsigned int port)
+{
+	int s = connect_retry(cid, port);
+	char buf[4096];
+	ssize_t n;
+
+	if (s < 0)
+		return fail("connect");
+	while ((n = read(s, buf, sizeof(buf))) > 0)
+		if (fwrite(buf, 1, (size_t)n, stdout) != (size_t)n)
+			return fail("write");
+	close(s);
+	return n < 0 ? fail("read") : 0;
+}
+
 static int usage(void)
 {
 	fprintf(stderr, "usage: vsockcheck listen|serve PORT BYTES\n"
 			"       vsockcheck send|fetch|echo CID PORT BYTES\n"
+			"       vsockcheck cat CID PORT\n"
 			"BYTES is a multiple of 8\n");
 	return 2;
 }
@@ -229,6 +250,9 @@ int main(int argc, char **argv)
 	const char *mode = argc > 1 ? argv[1] : "";
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc == 4 && !strcmp(mode, "cat"))
+		return cat((unsigned int)strtoul(argv[2], NULL, 0),
+			   (unsigned int)strtoul(argv[3], NULL, 0));
 	if (bytes % 8)
 		return usage();
 	if (argc == 4 && !strcmp(mode, "listen"))

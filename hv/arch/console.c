@@ -10,6 +10,7 @@
  * boot) and after a panic, every line is written through at once.
  */
 #include <stdarg.h>
+#include <string.h>
 
 #include "arch/console.h"
 #include "arch/idt.h"
@@ -187,8 +188,25 @@ static int console_format(char *line, const char *prefix, const char *suffix,
 	return len;
 }
 
+void console_capture(struct console_capture *capture)
+{
+	this_cpu()->capture = capture;
+}
+
+/* Whole lines only: once one does not fit, the report ends before it. */
+static void console_capture_append(struct console_capture *c, const char *s, unsigned int len)
+{
+	if (c->full || len > c->size - c->len) {
+		c->full = true;
+		return;
+	}
+	memcpy(c->buf + c->len, s, len);
+	c->len += len;
+}
+
 void printk(const char *fmt, ...)
 {
+	struct console_capture *capture = this_cpu()->capture;
 	char line[CONSOLE_LINE_MAX];
 	va_list ap;
 	int len;
@@ -196,7 +214,10 @@ void printk(const char *fmt, ...)
 	va_start(ap, fmt);
 	len = console_format(line, NULL, NULL, fmt, ap);
 	va_end(ap);
-	console_append(line, len);
+	if (capture)
+		console_capture_append(capture, line, len);
+	else
+		console_append(line, len);
 }
 
 /* Pure modules report malformed input here; each message is its own line. */

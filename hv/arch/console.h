@@ -22,6 +22,23 @@ void printk(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 void panic(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
+/* Where this core's printk() text goes instead of the console, while set. */
+struct console_capture {
+	char *buf;
+	unsigned int size;
+	unsigned int len;	/* whole lines kept so far */
+	bool full;		/* a line did not fit: the rest is dropped */
+};
+
+/**
+ * console_capture() - send this core's printk() text to a buffer, or back
+ * @capture: the buffer, or NULL for the console again
+ *
+ * For a report a guest reads rather than the operator (the counters on
+ * CID 2): the same lines the console would get, none of them on it.
+ */
+void console_capture(struct console_capture *capture);
+
 /**
  * console_set_drainer() - name the core that writes the console out
  * @cpu: topology CPU number of the drainer

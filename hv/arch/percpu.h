@@ -21,6 +21,7 @@ enum cpu_role {
 	CPU_ROLE_VCPU,
 };
 
+struct console_capture;
 struct vcpu;
 struct vmx_caps;
 
@@ -40,6 +41,7 @@ struct percpu {
 	/* Called with the interrupted RIP on each host timer interrupt, if set. */
 	void (*timer_tick)(uint64_t rip);
 	volatile uint8_t kicked;	/* a kick came since the flag was cleared (arch/kick.c) */
+	struct console_capture *capture;	/* printk()'s text goes here while set */
 };
 
 extern struct percpu percpu[MAX_CPUS];

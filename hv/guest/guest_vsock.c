@@ -83,6 +83,23 @@ static void guest_vsock_interrupt(struct virtio_vsock *dev, unsigned int source)
 		virtio_pci_interrupt(&gv->pci, source);
 }
 
+/*
+ * CID 2's counters service: the lines port 0x610 prints (docs/vmx.md),
+ * written into the connection's buffer instead of onto the console.
+ * Called in the sidecore's pass: the counters are read as the console
+ * command reads them, without the other sidecores' locks.
+ */
+static unsigned int guest_vsock_snapshot(void *ctx, char *buf, unsigned int size)
+{
+	struct guest_vsock *gv = ctx;
+	struct console_capture capture = { .buf = buf, .size = size };
+
+	console_capture(&capture);
+	gv->guest->print_counters(0);
+	console_capture(NULL);
+	return capture.len;
+}
+
 static uint32_t guest_vsock_config_read(void *ctx, unsigned int offset, unsigned int size)
 {
 	struct guest_vsock *gv = ctx;
@@ -213,6 +230,7 @@ static bool guest_vsock_init(struct guest_vsock *gv, struct guest *g, struct sid
 		.table = &guest_vsock_table,
 		.domain = guest_vsock_domain(sc),
 		.interrupt = guest_vsock_interrupt,
+		.snapshot = guest_vsock_snapshot,
 		.ctx = gv,
 		.stall_timeout = tsc_hz() / 1000 * VIRTIO_VSOCK_STALL_MS,
 	};

@@ -165,6 +165,7 @@ bool virtio_vsock_init(struct virtio_vsock *dev, const struct virtio_vsock_param
 	dev->table = params->table;
 	dev->domain = params->domain;
 	dev->interrupt = params->interrupt;
+	dev->snapshot = params->snapshot;
 	dev->ctx = params->ctx;
 	dev->name = params->name;
 	dev->cid = params->cid;

@@ -46,6 +46,7 @@
 /* Its ports (docs/data-path.md, "Services on CID 2"), SOCK_STREAM only. */
 #define VIRTIO_VSOCK_PORT_ECHO		7	/* every byte back, in order */
 #define VIRTIO_VSOCK_PORT_DISCARD	9	/* every byte taken and counted */
+#define VIRTIO_VSOCK_PORT_COUNTERS	1552	/* the counters, as I/O port 0x610 prints them */
 /* Connections to CID 2 one device may hold at once; a REQUEST past them gets an RST. */
 #define VIRTIO_VSOCK_HOST_CONNS		4
 /*
@@ -91,6 +92,12 @@
 #define VIRTIO_VSOCK_LINKS		32
 
 struct virtio_vsock;
+
+/*
+ * Writes the hypervisor's counters as text into buf (size bytes at most);
+ * returns the length. For CID 2's counters service.
+ */
+typedef unsigned int (*virtio_vsock_snapshot_fn)(void *ctx, char *buf, unsigned int size);
 
 /* source: VIRTIO_VSOCK_RX_QUEUE, VIRTIO_VSOCK_TX_QUEUE or VIRTIO_VSOCK_CONFIG_CHANGE. */
 typedef void (*virtio_vsock_interrupt_fn)(struct virtio_vsock *dev, unsigned int source);
@@ -163,8 +170,8 @@ struct virtio_vsock_host_conn {
 	uint32_t tx_cnt;	/* payload bytes sent to the guest */
 	uint32_t fwd_cnt;	/* payload bytes taken from the guest and used up */
 	uint32_t fwd_told;	/* fwd_cnt in the last header sent */
-	uint32_t head;		/* echo: ring offset of the oldest byte held */
-	uint32_t held;		/* echo: bytes held, not yet sent back */
+	uint32_t head;		/* ring offset of the oldest byte held */
+	uint32_t held;		/* bytes held, not yet sent: echo's, the counters' text */
 	uint8_t owed;		/* VSOCK_OWE_* control packets still to send */
 	bool peer_done;		/* the guest sends no more (SHUTDOWN with SEND) */
 	bool peer_deaf;		/* the guest reads no more (SHUTDOWN with RCV) */
@@ -189,6 +196,7 @@ struct virtio_vsock {
 	struct virtio_vsock_table *table;
 	struct virtio_vsock_domain *domain;
 	virtio_vsock_interrupt_fn interrupt;
+	virtio_vsock_snapshot_fn snapshot;
 	void *ctx;		/* the integrator's (e.g. the transport) */
 	const char *name;
 	uint64_t cid;
@@ -225,6 +233,7 @@ struct virtio_vsock_params {
 	struct virtio_vsock_table *table;
 	struct virtio_vsock_domain *domain;	/* whose lock the device is served under */
 	virtio_vsock_interrupt_fn interrupt;
+	virtio_vsock_snapshot_fn snapshot;	/* NULL: no counters service */
 	void *ctx;
 	uint64_t stall_timeout;	/* VIRTIO_VSOCK_STALL_MS in the units of flush's now */
 };

@@ -2,7 +2,7 @@
 /*
  * virtio_vsock_host.c - the hypervisor's own end of a guest's connections
  * to CID 2 (docs/data-path.md, "Services on CID 2"): echo on port 7,
- * discard on port 9, SOCK_STREAM only.
+ * discard on port 9, the counters on port 1552, SOCK_STREAM only.
  *
  * The services speak the protocol as a Linux peer does (virtio 1.2
  * §5.10.6): a REQUEST gets a RESPONSE, every packet carries the service's
@@ -10,7 +10,9 @@
  * exceeds the guest's own credit, since Linux drops a packet its socket
  * has no room for. They take every packet at once, so a guest never waits
  * on CID 2 in its transmitq: echo keeps what it has not sent back yet in
- * its connection's ring, and grants no more credit than the ring holds.
+ * its connection's ring, and grants no more credit than the ring holds;
+ * the counters service fills the ring with its text at once, and ends the
+ * stream once it is out.
  * What a service owes, a RESPONSE, a CREDIT_UPDATE, echoed bytes, waits in
  * its connection until the guest's receive buffers and credit take it.
  */
@@ -24,12 +26,17 @@
 #define VSOCK_OWE_CREDIT	0x2
 #define VSOCK_OWE_SHUTDOWN	0x4	/* once every echoed byte is out */
 
-static bool host_service_known(uint32_t port)
+static bool host_service_known(const struct virtio_vsock *dev, uint32_t port)
 {
-	return port == VIRTIO_VSOCK_PORT_ECHO || port == VIRTIO_VSOCK_PORT_DISCARD;
+	return port == VIRTIO_VSOCK_PORT_ECHO || port == VIRTIO_VSOCK_PORT_DISCARD ||
+	       (port == VIRTIO_VSOCK_PORT_COUNTERS && dev->snapshot);
 }
 
-/* The credit a service grants: what echo can hold, what discard lets fly. */
+/*
+ * The credit a service grants: what echo can hold, what discard lets
+ * fly. The counters service takes nothing: what a guest sends it is
+ * dropped, as by discard.
+ */
 static uint32_t host_buf_alloc(const struct virtio_vsock_host_conn *conn)
 {
 	return conn->service == VIRTIO_VSOCK_PORT_ECHO ? VIRTIO_VSOCK_ECHO_BUF
@@ -127,7 +134,8 @@ static enum vsock_delivery host_echo(struct virtio_vsock *dev,
 		conn->tx_cnt += n;
 		conn->fwd_cnt += n;
 		conn->fwd_told = conn->fwd_cnt;
-		dev->stats.echoed += n;
+		if (conn->service == VIRTIO_VSOCK_PORT_ECHO)
+			dev->stats.echoed += n;
 	}
 	return VSOCK_DELIVERED;
 }
@@ -204,7 +212,7 @@ static bool host_connect(struct virtio_vsock *dev, const struct virtio_vsock_hdr
 	for (unsigned int i = 0; !conn && i < VIRTIO_VSOCK_HOST_CONNS; i++)
 		if (!dev->host[i].service)
 			conn = &dev->host[i];
-	if (!conn || !host_service_known(hdr->dst_port)) {
+	if (!conn || !host_service_known(dev, hdr->dst_port)) {
 		virtio_vsock_refuse(dev, hdr);
 		return false;
 	}
@@ -213,6 +221,13 @@ static bool host_connect(struct virtio_vsock *dev, const struct virtio_vsock_hdr
 	conn->peer_buf_alloc = hdr->buf_alloc;
 	conn->peer_fwd_cnt = hdr->fwd_cnt;
 	conn->owed = VSOCK_OWE_RESPONSE;
+	/* The snapshot of the moment of the REQUEST, sent as echo sends, then the end. */
+	if (conn->service == VIRTIO_VSOCK_PORT_COUNTERS) {
+		conn->held = dev->snapshot(dev->ctx, (char *)conn->ring, VIRTIO_VSOCK_ECHO_BUF);
+		if (conn->held > VIRTIO_VSOCK_ECHO_BUF)
+			conn->held = VIRTIO_VSOCK_ECHO_BUF;
+		conn->owed |= VSOCK_OWE_SHUTDOWN;
+	}
 	dev->host_blocked = false;
 	return true;
 }
@@ -227,7 +242,7 @@ static void host_take(struct virtio_vsock *dev, const struct virtio_vsock_hdr *h
 {
 	uint32_t tail, first;
 
-	if (conn->service == VIRTIO_VSOCK_PORT_DISCARD || conn->peer_deaf) {
+	if (conn->service != VIRTIO_VSOCK_PORT_ECHO || conn->peer_deaf) {
 		conn->fwd_cnt += hdr->len;
 		if (conn->service == VIRTIO_VSOCK_PORT_DISCARD)
 			dev->stats.discarded += hdr->len;

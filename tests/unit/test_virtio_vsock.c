@@ -15,6 +15,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -119,6 +120,16 @@ static void domain_unlock(struct virtio_vsock_domain *ops)
 	d->held--;
 }
 
+/* The hypervisor's counters, as the glue would write them. */
+static unsigned int fake_snapshot(void *ctx, char *buf, unsigned int size)
+{
+	const struct guest *g = ctx;
+	int len = snprintf(buf, size, "counters: begin\ncounters: vsock cid %lu\ncounters: end\n",
+			   (unsigned long)g->cid);
+
+	return len < 0 ? 0 : (unsigned int)len;
+}
+
 static struct guest *guest_new(struct world *w, unsigned int n)
 {
 	static const char *const names[GUESTS] = { "A", "B", "C" };
@@ -129,6 +140,7 @@ static struct guest *guest_new(struct world *w, unsigned int n)
 		.table = &w->table,
 		.domain = &w->domain[n == C].ops,
 		.interrupt = record_interrupt,
+		.snapshot = fake_snapshot,
 		.ctx = g,
 		.stall_timeout = STALL,
 	};
@@ -1485,6 +1497,34 @@ static void test_host_discard(void **state)
 	assert_int_equal(got.fwd_cnt, 2 * BIG + 10);
 }
 
+/* The counters service answers with the snapshot of the moment, then ends the stream. */
+static void test_host_counters(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A];
+	const char want[] = "counters: begin\ncounters: vsock cid 3\ncounters: end\n";
+	struct virtio_vsock_hdr got;
+
+	configure_all(w, ALL);
+	post_rx_buffers(a, 4);
+	host_send(w, a, VIRTIO_VSOCK_PORT_COUNTERS, VIRTIO_VSOCK_OP_REQUEST, 0, 262144, 0);
+	run_pass(w);
+	host_expect(w, a, VIRTIO_VSOCK_PORT_COUNTERS, VIRTIO_VSOCK_OP_RESPONSE, 0);
+	got = host_expect(w, a, VIRTIO_VSOCK_PORT_COUNTERS, VIRTIO_VSOCK_OP_RW, 0);
+	assert_int_equal(got.len, sizeof(want) - 1);
+	assert_memory_equal(w->received, want, sizeof(want) - 1);
+	got = host_expect(w, a, VIRTIO_VSOCK_PORT_COUNTERS, VIRTIO_VSOCK_OP_SHUTDOWN, 0);
+	assert_int_equal(got.flags, VIRTIO_VSOCK_SHUTDOWN_RCV | VIRTIO_VSOCK_SHUTDOWN_SEND);
+	assert_nothing_received(w, a);
+	assert_int_equal(a->dev.stats.echoed, 0);
+
+	/* Without a snapshot to give, the port is no service's. */
+	a->dev.snapshot = NULL;
+	host_send(w, a, VIRTIO_VSOCK_PORT_COUNTERS, VIRTIO_VSOCK_OP_REQUEST, 0, 262144, 0);
+	run_pass(w);
+	host_expect(w, a, VIRTIO_VSOCK_PORT_COUNTERS, VIRTIO_VSOCK_OP_RST, 0);
+}
+
 /* What no service takes gets an RST: a port without one, no connection, a full table, SEQPACKET. */
 static void test_host_refuses(void **state)
 {
@@ -1821,6 +1861,7 @@ int main(void)
 		T(test_host_echo_waits_for_buffers),
 		T(test_host_echo_overrun_resets),
 		T(test_host_discard),
+		T(test_host_counters),
 		T(test_host_refuses),
 		T(test_host_shutdown),
 		T(test_host_reset_forgets),
