@@ -63,8 +63,8 @@ for row in $rows; do
 	VSOCK_STREAM_HOST) mode=stream cid=2 unit=10^6bits/s ;;
 	VSOCK_RR_HOST) mode=rr cid=2 unit=trans/s ;;
 	VSOCK_*) echo "bench: $t: no such vsock test"; rc=1; continue ;;
-	*_RR) mode= opts="-r $size,$size"; unit=trans/s ;;
-	*) mode= opts="-m $size,$size"; unit=10^6bits/s ;;
+	*_RR) mode='' opts="-r $size,$size"; unit=trans/s ;;
+	*) mode='' opts="-m $size,$size"; unit=10^6bits/s ;;
 	esac
 	if [ -n "$mode" ] && [ -z "$cid" ]; then
 		echo "bench: $t needs sidecore.vsock-peer="
@@ -79,9 +79,10 @@ for row in $rows; do
 		snapshot
 		# vsockbench: MODE cid C size S bytes|transactions N seconds T UNIT R ...
 		line=$(echo "$out" | grep "^vsockbench: $mode cid " | tail -n 1)
+		# shellcheck disable=SC2086 # the line is split into its fields
 		set -- $line
 		[ $# -ge 12 ] || { echo "bench: $t $size failed: $out"; rc=1; continue; }
-		echo "$line"
+		echo "$out"
 		echo "bench: $t $size tags $before $tag elapsed ${10} result ${12} $unit cid $cid"
 		continue
 	fi
