@@ -3,7 +3,7 @@
  * DOC: vsockbench - throughput and request/response over AF_VSOCK
  *
  * A benchmark of virtio-vsock SOCK_STREAM connections, with a server whose
- * two services are those the hypervisor offers on CID 2 (the host), so the
+ * two services are those of CID 2 (the host: the hypervisor's own), so the
  * same client measures a path to another guest and the path to CID 2.
  *
  *   vsockbench serve
