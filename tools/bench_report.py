@@ -11,7 +11,9 @@ transaction (per MB, 10^6 bytes, for the streams: UNIT other than
 trans/s) summed over both guests, doorbell (kick) writes,
 and how busy the sidecores were: their share of TSC time in poll passes
 that moved packets. Then, per run, the functions the sidecores' sampled
-profile found most often, named from the hypervisor's ELF symbols.
+profile found most often, named from the hypervisor's ELF symbols. A run
+the guest reported as failed ("bench: TEST SIZE failed") gets a row that
+says so.
 """
 import argparse
 import bisect
@@ -21,6 +23,7 @@ import sys
 
 BENCH = re.compile(r'^\[\w+\] bench: (\S+) (\d+) tags (\d+) (\d+) elapsed ([\d.]+) '
                    r'result ([\d.]+) (\S+)(?: cid (\d+))?')
+FAILED = re.compile(r'^\[\w+\] bench: (\S+) (\d+) failed(?: \(cid (\d+)\))?:')
 GUEST = re.compile(r'^counters: guest (\S+) vcpu (\d+) state \S+ exits (\d+) irqs (\d+) '
                    r'faults \d+ doorbells (\d+)')
 PROFILE_HZ = re.compile(r'^counters: profile sidecore \d+ hz (\d+) ')
@@ -132,6 +135,11 @@ def main():
     hz = next((m.group(1) for m in map(PROFILE_HZ.match, lines) if m), '?')
     rows, profiles = [], []
     for line in lines:
+        m = FAILED.match(line)
+        if m:
+            rows.append((test_name(m.group(1), m.group(3), names), m.group(2), 'failed',
+                         '-', '-', '-', '-'))
+            continue
         m = BENCH.match(line)
         if not m:
             continue

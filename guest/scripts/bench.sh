@@ -21,8 +21,10 @@
 # Around each run it asks the hypervisor for its counters (a byte to port
 # 0x610 becomes the tag of that snapshot), and prints
 #   bench: TEST SIZE tags BEFORE AFTER elapsed SECONDS result VALUE UNIT
-# with " cid CID", the peer's, after a vsock test's line; then
-# "bench: done". tools/bench turns the pairs into per-transaction figures.
+# with " cid CID", the peer's, after a vsock test's line, or
+#   bench: TEST SIZE failed: OUTPUT   ("failed (cid CID):" for vsock)
+# then "bench: done". tools/bench turns the pairs into per-transaction
+# figures.
 
 peer=${SIDECORE_PEER:?sidecore.peer= is required}
 tests=$(echo "${SIDECORE_TESTS:-TCP_RR,UDP_RR,TCP_STREAM,TCP_MAERTS}" | tr , ' ')
@@ -81,7 +83,7 @@ for row in $rows; do
 		line=$(echo "$out" | grep "^vsockbench: $mode cid " | tail -n 1)
 		# shellcheck disable=SC2086 # the line is split into its fields
 		set -- $line
-		[ $# -ge 12 ] || { echo "bench: $t $size failed: $out"; rc=1; continue; }
+		[ $# -ge 12 ] || { echo "bench: $t $size failed (cid $cid): $out"; rc=1; continue; }
 		echo "$out"
 		echo "bench: $t $size tags $before $tag elapsed ${10} result ${12} $unit cid $cid"
 		continue
