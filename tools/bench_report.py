@@ -3,13 +3,17 @@
 """Turns a tools/bench serial log into a results table.
 
 The guest prints one "bench: TEST SIZE tags B A elapsed S result R UNIT"
-line per netperf run; B and A name the hypervisor counter snapshots taken
+line per netperf or vsockbench run, a vsock run's followed by " cid C",
+its peer's CID; B and A name the hypervisor counter snapshots taken
 before and after it ("counters: begin tag N" ... "counters: end tag N").
-Per run: the netperf figure, VM exits and interrupts per transaction (per
-MB for the stream tests) summed over both guests, doorbell (kick) writes,
+Per run: the netperf or vsockbench figure, VM exits and interrupts per
+transaction (per MB, 10^6 bytes, for the streams: UNIT other than
+trans/s) summed over both guests, doorbell (kick) writes,
 and how busy the sidecores were: their share of TSC time in poll passes
 that moved packets. Then, per run, the functions the sidecores' sampled
-profile found most often, named from the hypervisor's ELF symbols.
+profile found most often, named from the hypervisor's ELF symbols. A run
+the guest reported as failed ("bench: TEST SIZE failed") gets a row that
+says so.
 """
 import argparse
 import bisect
@@ -18,7 +22,8 @@ import subprocess
 import sys
 
 BENCH = re.compile(r'^\[\w+\] bench: (\S+) (\d+) tags (\d+) (\d+) elapsed ([\d.]+) '
-                   r'result ([\d.]+) (\S+)')
+                   r'result ([\d.]+) (\S+)(?: cid (\d+))?')
+FAILED = re.compile(r'^\[\w+\] bench: (\S+) (\d+) failed(?: \(cid (\d+)\))?:')
 GUEST = re.compile(r'^counters: guest (\S+) vcpu (\d+) state \S+ exits (\d+) irqs (\d+) '
                    r'faults \d+ doorbells (\d+)')
 PROFILE_HZ = re.compile(r'^counters: profile sidecore \d+ hz (\d+) ')
@@ -90,6 +95,17 @@ def profile(before, after, syms, top=6):
             ranked[0][0] if ranked else '')
 
 
+def test_name(test, cid, names):
+    """The table's name of a run: a vsock run's says its transport and peer."""
+    if cid is None:
+        return test
+    if cid == '2':
+        return f'{test} (vsock to the host, CID 2)'
+    if cid in names:
+        return f'{test} (vsock to guest {names[cid]}, CID {cid})'
+    return f'{test} (vsock to CID {cid})'
+
+
 def delta(shots, before, after, key):
     return sum(after['guest'][g][key] - before['guest'][g][key] for g in after['guest'])
 
@@ -102,6 +118,8 @@ def main():
     ap.add_argument('--ips', default='50000000')
     ap.add_argument('--command', default='')
     ap.add_argument('--guest-args', default='', help='extra guest kernel parameters of the run')
+    ap.add_argument('--cid-name', action='append', default=[], metavar='CID=NAME',
+                    help='the guest a vsock run\'s peer CID is, for the table')
     ap.add_argument('--elf', default='build/sidecore.elf',
                     help='the hypervisor that ran, for the profile\'s function names')
     ap.add_argument('--out')
@@ -112,20 +130,26 @@ def main():
 
     lines = [l.rstrip('\r\n') for l in open(a.log, errors='replace')]
     shots = snapshots(lines)
+    names = dict(pair.split('=', 1) for pair in a.cid_name)
     syms = symbols(a.elf)
     hz = next((m.group(1) for m in map(PROFILE_HZ.match, lines) if m), '?')
     rows, profiles = [], []
     for line in lines:
+        m = FAILED.match(line)
+        if m:
+            rows.append((test_name(m.group(1), m.group(3), names), m.group(2), 'failed',
+                         '-', '-', '-', '-'))
+            continue
         m = BENCH.match(line)
         if not m:
             continue
-        test, size, tb, ta, elapsed, result, unit = m.groups()
+        test, size, tb, ta, elapsed, result, unit, cid = m.groups()
         before, after = shots.get(int(tb)), shots.get(int(ta))
         if not before or not after:
             print(f'bench: no counter snapshot {tb} or {ta}', file=sys.stderr)
             return 1
         elapsed, result = float(elapsed), float(result)
-        if test.endswith('_RR'):
+        if unit == 'trans/s':
             units, per = result * elapsed, 'transaction'
         else:
             units, per = result * elapsed / 8, 'MB'
@@ -139,12 +163,13 @@ def main():
             print(f'{test},{size},{result},{exits / units if units else 0:.3f},'
                   f'{delta(shots, before, after, "irqs") / units if units else 0:.3f},'
                   f'{delta(shots, before, after, "doorbells")},{busy:.1f},{top or "-"}')
-        rows.append((test, size, f'{result:.2f} {unit}',
+        name = test_name(test, cid, names)
+        rows.append((name, size, f'{result:.2f} {unit}',
                      f'{exits / units:.2f} / {per}' if units else '-',
                      f'{delta(shots, before, after, "irqs") / units:.2f}' if units else '-',
                      str(delta(shots, before, after, 'doorbells')),
                      f'{busy:.1f}%'))
-        profiles.append((test, size, str(samples), where or '-'))
+        profiles.append((name, size, str(samples), where or '-'))
     if not rows:
         print('bench: no results in the log', file=sys.stderr)
         return 1
@@ -157,7 +182,7 @@ def main():
     section = [heading, '',
                f'Command: `{a.command}` (Bochs `cpu: model={a.model}, count={a.cpus}, ips={a.ips}`, '
                '`clock: sync=none`: time is instruction count).', '',
-               '| test | size | netperf | exits | interrupts | doorbells | sidecore busy |',
+               '| test | size | result | exits | interrupts | doorbells | sidecore busy |',
                '|---|---|---|---|---|---|---|']
     section += ['| ' + ' | '.join(r) + ' |' for r in rows]
     section += ['', 'Where the sidecore\'s time went: its RIP sampled '
