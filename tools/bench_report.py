@@ -118,6 +118,7 @@ def main():
     ap.add_argument('--ips', default='50000000')
     ap.add_argument('--command', default='')
     ap.add_argument('--guest-args', default='', help='extra guest kernel parameters of the run')
+    ap.add_argument('--section', default='', help='a label giving the run a section of its own')
     ap.add_argument('--cid-name', action='append', default=[], metavar='CID=NAME',
                     help='the guest a vsock run\'s peer CID is, for the table')
     ap.add_argument('--elf', default='build/sidecore.elf',
@@ -179,6 +180,8 @@ def main():
     heading = f'## {a.model}, {a.cpus} CPUs, ips {a.ips}'
     if a.guest_args:
         heading += f', guests with `{a.guest_args}`'
+    if a.section:
+        heading += f', {a.section}'
     section = [heading, '',
                f'Command: `{a.command}` (Bochs `cpu: model={a.model}, count={a.cpus}, ips={a.ips}`, '
                '`clock: sync=none`: time is instruction count).', '',
