@@ -684,7 +684,7 @@ static int virtio_vsock_retry_parked(struct virtio_vsock *dev, struct vsock_bloc
 	const char *error;
 	uint64_t detail;
 
-	while (i < dev->parked_count) {
+	while (i < dev->parked_count && virtio_vsock_active(dev)) {
 		struct virtio_vsock_parked *park = &dev->parked[i];
 
 		if (vsock_blocked_has(blocked, park->dst)) {
