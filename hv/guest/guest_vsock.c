@@ -7,9 +7,10 @@
  * struct virtio_pci and struct virtio_vsock alike. BAR accesses take it,
  * the bus takes it as the function's lock around configuration accesses,
  * the poll pass holds it, and so does a restart's device reset. A pass
- * delivering to a device of another sidecore only tries that sidecore's
- * lock (spin_trylock), never waits for it: two sidecores sending to each
- * other cannot deadlock. Order: the bus lock, then the sidecore lock, then
+ * delivering to a device of another sidecore takes that sidecore's lock
+ * too: it waits for it when the other sidecore's index is higher, and
+ * only tries it (spin_trylock) when lower, so two sidecores sending to
+ * each other cannot deadlock. Order: the bus lock, then the sidecore lock, then
  * the console's lock. The CID table is filled at boot, before any pass.
  */
 #include <stddef.h>
@@ -47,6 +48,11 @@ struct guest_vsock_domain {
 
 static struct guest_vsock_domain guest_vsock_domains[NET_MAX_SIDECORES];
 
+static void guest_vsock_lock(struct virtio_vsock_domain *domain)
+{
+	spin_lock(container_of(domain, struct guest_vsock_domain, domain)->lock);
+}
+
 static bool guest_vsock_trylock(struct virtio_vsock_domain *domain)
 {
 	return spin_trylock(container_of(domain, struct guest_vsock_domain, domain)->lock);
@@ -61,7 +67,8 @@ static struct virtio_vsock_domain *guest_vsock_domain(struct sidecore *sc)
 {
 	struct guest_vsock_domain *d = &guest_vsock_domains[sc->index];
 
-	d->domain = (struct virtio_vsock_domain){ guest_vsock_trylock, guest_vsock_unlock };
+	d->domain = (struct virtio_vsock_domain){ guest_vsock_lock, guest_vsock_trylock,
+						  guest_vsock_unlock, sc->index };
 	d->lock = &sc->lock;
 	return &d->domain;
 }

@@ -580,9 +580,11 @@ static enum vsock_delivery virtio_vsock_send_to(struct virtio_vsock *dev,
 
 /*
  * virtio_vsock_send_to() under the receiver's lock as well when it is of
- * another domain; VSOCK_BUSY when that lock is taken. Its holder is a
- * pass of the other sidecore, or one of its guests' vCPUs: waiting for it
- * here could deadlock two sidecores sending to each other.
+ * another domain. That lock's holder is a pass of the other sidecore, or
+ * one of its guests' vCPUs, which hold no other: a pass waits for it when
+ * it ranks higher than its own, and only tries it otherwise (VSOCK_BUSY
+ * when taken), so two sidecores sending to each other never wait for each
+ * other, and one of them never waits.
  */
 static enum vsock_delivery virtio_vsock_send(struct virtio_vsock *dev,
 					     const struct virtio_vsock_hdr *hdr,
@@ -594,7 +596,9 @@ static enum vsock_delivery virtio_vsock_send(struct virtio_vsock *dev,
 
 	if (!dst || dst->domain == dev->domain)
 		return virtio_vsock_send_to(dev, dst, hdr, chain, park);
-	if (!dst->domain->trylock(dst->domain)) {
+	if (dst->domain->rank > dev->domain->rank) {
+		dst->domain->lock(dst->domain);
+	} else if (!dst->domain->trylock(dst->domain)) {
 		park->dst = dst;
 		return VSOCK_BUSY;
 	}

@@ -120,12 +120,15 @@ struct virtio_vsock_stats {
 
 /*
  * The lock its domain's devices are served under (a sidecore's). A pass
- * only ever tries another domain's: two sidecores sending to each other
- * then never wait for each other.
+ * holding its own domain's lock waits for another domain's only if that
+ * one ranks higher, and only tries a lower one: no two passes ever wait
+ * for each other.
  */
 struct virtio_vsock_domain {
+	void (*lock)(struct virtio_vsock_domain *domain);
 	bool (*trylock)(struct virtio_vsock_domain *domain);
 	void (*unlock)(struct virtio_vsock_domain *domain);
+	unsigned int rank;	/* distinct for every domain (the sidecore's index) */
 };
 
 /*
@@ -343,8 +346,9 @@ uint32_t virtio_vsock_read_config(const struct virtio_vsock *dev, uint32_t offse
  * bytes arrive in order or the connection is reset. RSTs, the guest's
  * and the device's, are delivered at once or dropped, never waited for.
  * A malformed chain or header makes the device need a reset. A receiver
- * of another domain whose lock is taken parks the packet too; the lock
- * alone never resets a connection. With VIRTIO_VSOCK_PARKED_MAX packets
+ * of a higher-ranked domain is waited for; one of a lower-ranked domain
+ * whose lock is taken parks the packet too, and the lock alone never
+ * resets a connection. With VIRTIO_VSOCK_PARKED_MAX packets
  * parked the transmitq waits. Packets delivered to it are published by its own domain's
  * next flush.
  *

@@ -54,6 +54,15 @@ struct domain {
 	bool held;
 };
 
+/* A wait for a busy lock ends when its holder lets go. */
+static void domain_lock(struct virtio_vsock_domain *ops)
+{
+	struct domain *d = (struct domain *)ops;
+
+	CHECK(!d->held);
+	d->held = true;
+}
+
 static bool domain_trylock(struct virtio_vsock_domain *ops)
 {
 	struct domain *d = (struct domain *)ops;
@@ -82,8 +91,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct virtio_vsock dev[2];
 	struct virtio_vsock_table table = { 0 };
-	struct domain domain[2] = { { { domain_trylock, domain_unlock }, false, false },
-				    { { domain_trylock, domain_unlock }, false, false } };
+	struct domain domain[2] = {
+		{ { domain_lock, domain_trylock, domain_unlock, 0 }, false, false },
+		{ { domain_lock, domain_trylock, domain_unlock, 1 }, false, false },
+	};
 	bool split, contended;
 	struct guest_mem mem;
 	uint32_t qsize;
