@@ -155,8 +155,9 @@ check_vsock() {
 	echo=$(guest_lines $log $d | grep '^vsockcheck: echo port 7 ')
 	grep -Eq "^vsockcheck: echo port 7 sent $bytes bytes sum ([0-9a-f]+) received $bytes bytes sum \\1\$" <<<"$echo"
 	tap_result $? "$1: $bytes bytes through CID 2's echo and back, whole and in order (${echo:-no echo line})"
-	tap_line $log "counters: vsock $d sidecore [0-9]+ cid [0-9]+ packets [1-9][0-9]* .* spoofed 0 echoed $bytes .*" \
-		"$1: $d's vsock device counted the echo, none spoofed"
+	# Read by the guest from CID 2's counters service (vsockcheck cat 2 1552).
+	tap_line $log "\\[$d\\] counters: vsock $d sidecore [0-9]+ cid [0-9]+ packets [1-9][0-9]* .* spoofed 0 echoed $bytes .*" \
+		"$1: $d read its vsock device's counters from CID 2: the echo counted, none spoofed"
 }
 
 # check_vsock_test LOG: beta ran Linux's vsock test suite against alpha's
