@@ -208,6 +208,7 @@ void virtio_vsock_reset(struct virtio_vsock *dev)
 		virtq_reset(&dev->queue[i]);
 	dev->features = 0;
 	dev->rx_unpublished = false;
+	dev->rx_wanted = false;
 	dev->tx_unpublished = false;
 	dev->parked_count = 0;
 	memset(dev->reset, 0, sizeof(dev->reset));
@@ -410,7 +411,7 @@ enum vsock_delivery virtio_vsock_deliver(struct virtio_vsock *dev,
 static void virtio_vsock_send_rst(struct virtio_vsock *dev, const struct virtio_vsock_hdr *rst,
 				  struct virtio_vsock *sender)
 {
-	if (virtio_vsock_deliver(dev, rst, NULL) == VSOCK_DELIVERED)
+	if (!dev->rx_wanted && virtio_vsock_deliver(dev, rst, NULL) == VSOCK_DELIVERED)
 		sender->stats.rsts++;
 	else
 		sender->stats.dropped++;
@@ -517,6 +518,8 @@ static enum vsock_delivery virtio_vsock_stalled(struct virtio_vsock *dev,
 	park->avail_idx = virtq_avail_idx(&dst->queue[VIRTIO_VSOCK_RX_QUEUE]);
 	if (result == VSOCK_STALLED && dev->now - park->since < dev->stall_timeout)
 		return VSOCK_STALLED;
+	/* It waits no more: the reset's own RST may take a buffer. */
+	dst->rx_wanted = false;
 	virtio_vsock_reset_stream(dev, dst, hdr);
 	return VSOCK_DELIVERED;
 }
@@ -557,11 +560,21 @@ static enum vsock_delivery virtio_vsock_send_to(struct virtio_vsock *dev,
 		virtio_vsock_refuse(dev, hdr);
 		return VSOCK_DELIVERED;
 	}
+	/*
+	 * A flood of RSTs must not take the buffers a stream waits for: while
+	 * another's packet waits for dst's room, RSTs to dst are dropped.
+	 */
+	if (hdr->op == VIRTIO_VSOCK_OP_RST && dst->rx_wanted) {
+		dev->stats.dropped++;
+		return VSOCK_DELIVERED;
+	}
 	if (park->dst == dst && dev->now - park->since < dev->stall_timeout &&
 	    virtq_avail_idx(&dst->queue[VIRTIO_VSOCK_RX_QUEUE]) == park->avail_idx)
 		result = VSOCK_STALLED;
 	else
 		result = virtio_vsock_deliver(dst, hdr, &src);
+	if (hdr->op != VIRTIO_VSOCK_OP_RST)
+		dst->rx_wanted = result == VSOCK_STALLED;
 	switch (result) {
 	case VSOCK_DELIVERED:
 		dev->stats.packets++;

@@ -208,6 +208,7 @@ struct virtio_vsock {
 	bool running;		/* DRIVER_OK */
 	bool needs_reset;	/* a queue broke: DEVICE_NEEDS_RESET */
 	bool rx_unpublished;	/* receive entries pushed but not yet published */
+	bool rx_wanted;		/* another's packet waits for its buffers: RSTs give way */
 	bool tx_unpublished;	/* transmit entries pushed but not yet published */
 	uint64_t now;		/* the clock at the last flush */
 	uint64_t stall_timeout;	/* clock units a head packet may wait */

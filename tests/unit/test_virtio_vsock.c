@@ -736,6 +736,42 @@ static void test_parked_lets_others_pass(void **state)
 	assert_int_equal(a->dev.stats.packets, 4);
 }
 
+/*
+ * An RST flood does not starve a stream: while A's packet waits for B's
+ * buffers, C's RSTs to B are dropped, so the buffers B posts go to A's
+ * packet; once it is in, RSTs reach B again.
+ */
+static void test_rsts_give_way_to_a_waiting_stream(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *b = w->g[B], *c = w->g[C];
+	struct virtio_vsock_hdr got;
+
+	configure_all(w, ALL);
+	post_rx_buffers(b, 1);
+	guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_RW, 3 * RX_PAYLOAD);
+	run_pass(w);
+	assert_nothing_received(w, b);
+	for (unsigned int i = 0; i < 4; i++)
+		guest_send(w, c, b->cid, VIRTIO_VSOCK_OP_RST, 0);
+	post_rx_buffers(b, 2);
+	/* C's pass comes first: B's three buffers would have gone to its RSTs. */
+	virtio_vsock_poll_tx(&c->dev, 32);
+	assert_int_equal(c->dev.stats.dropped, 4);
+	run_pass(w);
+	for (unsigned int i = 0; i < 3; i++) {
+		assert_int_equal(guest_receive(w, b, &got, 0), RX_PAYLOAD);
+		assert_true(got.src_cid == a->cid);
+	}
+	assert_nothing_received(w, b);
+	post_rx_buffers(b, 1);
+	guest_send(w, c, b->cid, VIRTIO_VSOCK_OP_RST, 0);
+	run_pass(w);
+	assert_int_equal(guest_receive(w, b, &got, 0), 0);
+	assert_int_equal(got.op, VIRTIO_VSOCK_OP_RST);
+	assert_int_equal(c->dev.stats.dropped, 4);
+}
+
 /* A packet needing three buffers where two are posted takes none of them. */
 static void test_partial_room_taken_back(void **state)
 {
@@ -1858,6 +1894,7 @@ int main(void)
 		T(test_seqpacket_to_receiver_without_it),
 		T(test_receiver_without_buffers_stalls),
 		T(test_parked_lets_others_pass),
+		T(test_rsts_give_way_to_a_waiting_stream),
 		T(test_partial_room_taken_back),
 		T(test_rst_dropped_without_buffers),
 		T(test_rx_queue_not_enabled_is_no_one),
