@@ -4,21 +4,11 @@
 # A guest that misuses the local APIC it owns (guest/tools/apicabuse.c):
 # sidecore.rounds= rounds of forbidden IPIs, LINT0 and APIC_BASE writes
 # (default 20), then "apicabuse: spinning" and a spin with its APIC's task
-# priority at 0xff, which holds back every interrupt, for good. Lines still
-# queued in the console UART go out on timer ticks, which the spin stops:
-# wait until its transmit count stops moving first.
-
-drain() {
-	last=
-	while :; do
-		now=$(grep -m1 -o 'tx:[0-9]*' /proc/tty/driver/serial 2>/dev/null)
-		[ "$now" = "$last" ] && break
-		last=$now
-		sleep 0.2
-	done
-}
+# priority at 0xff, which holds back every interrupt, for good
+# (guest/scripts/spin.sh). With sidecore.spin=0 it stops after the rounds,
+# and the guest spins when spin comes in sidecore.script=: other abuse
+# can run in between.
 
 apicabuse rounds "${SIDECORE_ROUNDS:-20}" || exit
-echo "apicabuse: spinning"
-drain
-apicabuse spin
+[ "${SIDECORE_SPIN:-1}" = 0 ] && exit 0
+exec sh /scripts/spin.sh

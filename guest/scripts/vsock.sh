@@ -12,13 +12,24 @@
 # port and writes on the one after (put it before the script that
 # serves, netserver or outlive). vsockcheck prints each stream's sum at
 # both ends; the sums of one stream match when every byte arrived in order.
+# With sidecore.vsock-sink=PORT this guest also takes and closes every
+# connection on PORT, for anyone, a hostile guest included (badvsock.sh): a
+# server for as long as it runs, a driver while its streams run.
 
+sink=${SIDECORE_VSOCK_SINK:-}
 port=${SIDECORE_VSOCK_PORT:-5000}
 bytes=${SIDECORE_VSOCK_BYTES:-1048576}
 if [ -z "${SIDECORE_VSOCK_PEER:-}" ]; then
+	if [ -n "$sink" ]; then
+		vsockcheck sink "$sink" &
+	fi
 	vsockcheck listen "$port" "$bytes" &
 	vsockcheck serve $((port + 1)) "$bytes" &
 	exit 0
+fi
+if [ -n "$sink" ]; then
+	vsockcheck sink "$sink" &
+	sink_pid=$!
 fi
 vsockcheck send "$SIDECORE_VSOCK_PEER" "$port" "$bytes" &
 send=$!
@@ -28,6 +39,10 @@ vsockcheck echo 2 7 "$bytes"
 status=$?
 wait $send || status=1
 wait $fetch || status=1
+if [ -n "$sink" ]; then
+	kill "$sink_pid"
+	wait "$sink_pid"
+fi
 # The hypervisor's counters, the vsock devices' included, from CID 2's
 # counters service (docs/data-path.md, "Services on CID 2").
 vsockcheck cat 2 1552 || status=1

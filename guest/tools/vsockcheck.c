@@ -12,6 +12,8 @@
  *   vsockcheck echo CID PORT BYTES     connect to an echo service at
  *                                      CID:PORT, write BYTES of the pattern
  *                                      while reading them back
+ *   vsockcheck sink PORT               accept every connection on PORT and
+ *                                      close it at once, until killed
  *
  *   vsockcheck cat CID PORT            connect to CID:PORT and copy what
  *                                      comes to stdout until the peer ends
@@ -20,7 +22,10 @@
  *
  * Each but cat prints "vsockcheck: port P sent|received N bytes sum S"; echo
  * prints "vsockcheck: echo port P sent N bytes sum S received N bytes sum
- * R".
+ * R". sink prints "vsockcheck: sink on port P" once listening and
+ * "vsockcheck: sink port P accepted N" when a SIGTERM ends it: a port
+ * anyone may connect to, for a hostile guest to aim at
+ * (tests/integration/guests-badapic.conf).
  *
  * A client retries its connect for up to 30 s while the peer is not
  * listening yet. BYTES is a multiple of 8. S is a 64-bit FNV-1a-style
@@ -32,6 +37,8 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -233,11 +240,64 @@ static int cat(unsigned int cid, unsigned int port)
 	return n < 0 ? fail("read") : 0;
 }
 
+static volatile sig_atomic_t sink_stop;
+
+static void sink_on_term(int sig)
+{
+	(void)sig;
+	sink_stop = 1;
+}
+
+/*
+ * Accepts and closes connections on port until a SIGTERM, then says how
+ * many it took. SIGTERM is blocked but while ppoll() waits, so it is
+ * never lost between the check and the wait.
+ */
+static int sink(unsigned int port)
+{
+	struct sockaddr_vm addr = { .svm_family = AF_VSOCK, .svm_cid = VMADDR_CID_ANY,
+				    .svm_port = port };
+	struct sigaction term = { .sa_handler = sink_on_term };
+	sigset_t blocked, waiting;
+	unsigned long accepted = 0;
+	int s = socket(AF_VSOCK, SOCK_STREAM, 0);
+
+	sigemptyset(&term.sa_mask);
+	sigemptyset(&blocked);
+	sigaddset(&blocked, SIGTERM);
+	if (sigaction(SIGTERM, &term, NULL) < 0 ||
+	    sigprocmask(SIG_BLOCK, &blocked, &waiting) < 0)
+		return fail("sigaction");
+	sigdelset(&waiting, SIGTERM);
+	if (s < 0 || bind(s, (struct sockaddr *)&addr, sizeof(addr)) < 0 || listen(s, 16) < 0)
+		return fail("sink");
+	printf("vsockcheck: sink on port %u\n", port);
+	while (!sink_stop) {
+		struct pollfd p = { .fd = s, .events = POLLIN };
+		int c;
+
+		if (ppoll(&p, 1, NULL, &waiting) < 0) {
+			if (errno != EINTR)
+				return fail("ppoll");
+			continue;
+		}
+		c = accept(s, NULL, NULL);
+		if (c >= 0) {
+			accepted++;
+			close(c);
+		}
+	}
+	printf("vsockcheck: sink port %u accepted %lu\n", port, accepted);
+	close(s);
+	return 0;
+}
+
 static int usage(void)
 {
 	fprintf(stderr, "usage: vsockcheck listen|serve PORT BYTES\n"
 			"       vsockcheck send|fetch|echo CID PORT BYTES\n"
 			"       vsockcheck cat CID PORT\n"
+			"       vsockcheck sink PORT\n"
 			"BYTES is a multiple of 8\n");
 	return 2;
 }
@@ -253,6 +313,8 @@ int main(int argc, char **argv)
 	if (argc == 4 && !strcmp(mode, "cat"))
 		return cat((unsigned int)strtoul(argv[2], NULL, 0),
 			   (unsigned int)strtoul(argv[3], NULL, 0));
+	if (argc == 3 && !strcmp(mode, "sink"))
+		return sink((unsigned int)strtoul(argv[2], NULL, 0));
 	if (bytes % 8)
 		return usage();
 	if (argc == 4 && !strcmp(mode, "listen"))

@@ -5,11 +5,18 @@
 #             guest boots, crashes and is restarted (on_crash = restart), its
 #             timer keeps time in both lives, and what it wrote to its RAM
 #             is gone in its next life.
-#   badapic   corei7_haswell_4770, 4 CPUs: rogue misuses the x2APIC it owns
-#             (forbidden IPIs at every core, LINT0, leaving x2APIC mode),
-#             then spins with every interrupt held back; alpha and beta's
-#             netperf runs on, and no other core is touched. Then the
-#             operator stops rogue at the console, and starts it again.
+#   badapic   corei7_haswell_4770, 4 CPUs: while beta and alpha stream
+#             8 MiB each way over vsock, rogue drives its own vsock device
+#             as a hostile driver: packets in their names, RST storms at
+#             their streams' ports, REQUESTs it never takes the answers to,
+#             then packets that break its device. Only rogue's device
+#             needs a reset; the streams arrive whole, and the others'
+#             devices reset only connections to rogue. Then rogue misuses
+#             the x2APIC it owns (forbidden IPIs at every core, LINT0,
+#             leaving x2APIC mode), and spins with every interrupt held
+#             back; alpha and beta's netperf runs on, and no other core is
+#             touched. Then the operator stops rogue at the console, and
+#             starts it again.
 # Usage: bochs_guests.sh [SCENARIO...]  (default: both)
 set -u
 cd "$(dirname "$0")/../.."
@@ -86,6 +93,54 @@ scenario_badapic() {
 	tap_line $log 'guest rogue: stopped \(vcpus 1, restarts 0\)' "badapic: guests lists rogue stopped"
 	tap_line $log 'guest alpha: running \(vcpus 1, restarts 0\)' "badapic: alpha runs on after rogue stopped"
 	tap_line $log 'guest rogue: running \(vcpus 1, restarts 1\)' "badapic: start runs rogue again"
+	check_vsock $log badapic beta alpha 8388608
+	check_badvsock $log
+}
+
+# vsock_counter LOG GUEST FIELD: FIELD of GUEST's last vsock counters line.
+vsock_counter() {
+	clean "$1" | sed -nE "s/^counters: vsock $2 .* $3 ([0-9]+)( .*)?\$/\1/p" | tail -1
+}
+
+# check_badvsock LOG: rogue's hostile vsock driver (guest/scripts/badvsock.sh)
+# ran while beta's streams did; what it sent in other guests' names was
+# dropped and counted, its RSTs and deaf REQUESTs left its device live,
+# its malformed headers broke its device alone, and a reset revived it.
+# alpha and beta reset connections, but no more than rogue's deaf case
+# opened with each: their streams, checked whole by check_vsock, were not.
+check_badvsock() {
+	local log=$1 rounds spoofed rsts deaf counted g resets
+	read -r rounds spoofed rsts deaf < <(guest_lines $log rogue |
+		sed -n 's/^badvsock: done rounds \([0-9]*\) spoofed \([0-9]*\) rsts \([0-9]*\) deaf \([0-9]*\)$/\1 \2 \3 \4/p')
+	[ -n "$rounds" ]
+	tap_result $? "badapic: rogue's badvsock runs to the end (${rounds:-no} rounds, $rsts RSTs, $deaf deaf REQUESTs to each guest)"
+	clean $log | sed -n '/^\[beta\] sidecore-guest: run vsock/,/^\[beta\] sidecore-guest: done vsock/p' |
+		grep -q '^\[rogue\] badvsock: rst-storm -> '
+	tap_result $? "badapic: rogue storms while beta's streams run"
+	[ "$(guest_lines $log rogue | grep -cE '^badvsock: (spoof|rst-storm|deaf) -> status 0x0f sent [1-9][0-9]*$')" -eq \
+	  "$(guest_lines $log rogue | grep -cE '^badvsock: (spoof|rst-storm|deaf) -> ')" ] &&
+		[ "$(guest_lines $log rogue | grep -cE '^badvsock: deaf -> ')" -eq "${rounds:-x}" ]
+	tap_result $? "badapic: rogue's device stays live through every spoof, rst-storm and deaf round"
+	counted=$(vsock_counter $log rogue spoofed)
+	[ -n "$spoofed" ] && [ "$spoofed" -gt 0 ] && [ "${counted:-x}" = "$spoofed" ]
+	tap_result $? "badapic: every packet rogue sent in another's name is dropped and counted (sent ${spoofed:-?}, spoofed ${counted:-?})"
+	tap_line $log '\[rogue\] badvsock: oversized -> status 0x4f sent 1' \
+		"badapic: a header over 64 KiB leaves rogue's device needing a reset"
+	tap_line $log 'virtio rogue: queue 1: packet longer than 64 KiB \(65537\), stopped until device reset' \
+		"badapic: the hypervisor names rogue's oversized packet"
+	tap_line $log '\[rogue\] badvsock: len-mismatch -> status 0x4f sent 1' \
+		"badapic: a header len that is not the payload's leaves rogue's device needing a reset"
+	[ "$(clean $log | grep -c '^\[rogue\] virtio-vsock: device needs reset$')" -eq 2 ]
+	tap_result $? "badapic: the hypervisor reports rogue's device needing a reset, once per break"
+	tap_line $log '\[rogue\] badvsock: after reset -> status 0x0f reply response' \
+		"badapic: reset, rogue's device serves its driver again (CID 2's echo answers)"
+	tap_no_line $log '^(\[(alpha|beta)\] virtio-vsock: device needs reset|virtio (alpha|beta): queue )' \
+		"badapic: no queue of alpha's or beta's breaks, no device of theirs needs a reset"
+	for g in alpha beta; do
+		resets=$(vsock_counter $log $g resets)
+		[ -n "$resets" ] && [ -n "$deaf" ] && [ "$resets" -gt 0 ] && [ "$resets" -le "$deaf" ]
+		tap_result $? "badapic: $g's device reset ${resets:-?} connections, each one rogue opened deaf (at most ${deaf:-?})"
+	done
 }
 
 scenarios=("$@")

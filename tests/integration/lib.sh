@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
-# lib.sh - TAP output for the integration scenarios. Source it, call
-# tap_* for each check, and finish with tap_done (exits 1 on any failure).
+# lib.sh - TAP output for the integration scenarios, and checks more than
+# one scenario makes. Source it, call tap_* (or check_*) for each check,
+# and finish with tap_done (exits 1 on any failure).
 
 tap_count=0
 tap_failed=0
@@ -43,6 +44,32 @@ tap_run() {
 	tap_result "$1" "$2"
 	[ "$1" -eq 0 ] || tr -d '\r' <"$3" | grep -v '^counters: profile .* buckets ' |
 		tail -n 30 | sed 's/^/# /'
+}
+
+# vsock_lines LOG GUEST: the lines of guest/tools/vsockcheck.c that GUEST
+# printed, without the "[GUEST] " prefix.
+vsock_lines() { tr -d '\r' <"$1" | sed -n "s/^\[$2\] \(vsockcheck: \)/\1/p"; }
+
+# check_vsock LOG SCENARIO DRIVER SERVER BYTES: guest/scripts/vsock.sh's
+# three streams, DRIVER to SERVER, SERVER to DRIVER and DRIVER through CID
+# 2's echo, all at once (docs/data-path.md, "vsock"), arrive whole and in
+# order: the sums at both ends match.
+check_vsock() {
+	local log=$1 d=$3 s=$4 bytes=$5 sent got echo
+	sent=$(vsock_lines $log $d | sed -n "s/^vsockcheck: port 5000 sent $bytes bytes sum //p")
+	got=$(vsock_lines $log $s | sed -n "s/^vsockcheck: port 5000 received $bytes bytes sum //p")
+	[ -n "$sent" ] && [ "$sent" = "$got" ]
+	tap_result $? "$2: $bytes bytes $d to $s over vsock, whole and in order (sums ${sent:-none}, ${got:-none})"
+	sent=$(vsock_lines $log $s | sed -n "s/^vsockcheck: port 5001 sent $bytes bytes sum //p")
+	got=$(vsock_lines $log $d | sed -n "s/^vsockcheck: port 5001 received $bytes bytes sum //p")
+	[ -n "$sent" ] && [ "$sent" = "$got" ]
+	tap_result $? "$2: $bytes bytes $s to $d at the same time, whole and in order (sums ${sent:-none}, ${got:-none})"
+	echo=$(vsock_lines $log $d | grep '^vsockcheck: echo port 7 ')
+	grep -Eq "^vsockcheck: echo port 7 sent $bytes bytes sum ([0-9a-f]+) received $bytes bytes sum \\1\$" <<<"$echo"
+	tap_result $? "$2: $bytes bytes through CID 2's echo and back, whole and in order (${echo:-no echo line})"
+	# Read by the guest from CID 2's counters service (vsockcheck cat 2 1552).
+	tap_line $log "\\[$d\\] counters: vsock $d sidecore [0-9]+ cid [0-9]+ packets [1-9][0-9]* .* spoofed 0 echoed $bytes .*" \
+		"$2: $d read its vsock device's counters from CID 2: the echo counted, none spoofed"
 }
 
 tap_done() {
