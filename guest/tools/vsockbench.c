@@ -50,12 +50,12 @@
 
 #include <linux/vm_sockets.h>
 
+#include "vsock_connect.h"
+
 #define PORT_ECHO	7
 #define PORT_DISCARD	9
 #define SERVE_CHUNK	(64 * 1024)	/* one read of the server */
 #define MAX_SIZE	(16u << 20)	/* largest message a client takes */
-#define CONNECT_TRIES	150
-#define CONNECT_WAIT_US	200000		/* 150 tries, 30 s in all */
 #define DRAIN_MS	10000		/* wait for the peer's close */
 
 static int fail(const char *what)
@@ -190,25 +190,6 @@ static int serve(void)
 	}
 }
 
-/* A connection to cid:port, retried while the peer does not listen yet. */
-static int connect_to(unsigned int cid, unsigned int port)
-{
-	struct sockaddr_vm addr = { .svm_family = AF_VSOCK, .svm_cid = cid, .svm_port = port };
-
-	for (int tries = 0;; tries++) {
-		int s = socket(AF_VSOCK, SOCK_STREAM, 0);
-
-		if (s < 0)
-			return -1;
-		if (connect(s, (struct sockaddr *)&addr, sizeof(addr)) == 0)
-			return s;
-		close(s);
-		if (tries + 1 == CONNECT_TRIES)
-			return -1;
-		usleep(CONNECT_WAIT_US);
-	}
-}
-
 /* After the last write: shut down our side and wait for the peer's close. */
 static int drain(int s)
 {
@@ -250,7 +231,7 @@ static int stream(unsigned int cid, size_t size, double seconds)
 		return fail("malloc");
 	for (size_t i = 0; i < size; i++)
 		buf[i] = (uint8_t)(i * 131 + 1);
-	s = connect_to(cid, PORT_DISCARD);
+	s = vsock_connect(cid, PORT_DISCARD);
 	if (s < 0)
 		return fail("connect");
 	start = now();
@@ -285,7 +266,7 @@ static int rr(unsigned int cid, size_t size, double seconds)
 		return fail("malloc");
 	for (size_t i = 0; i < size; i++)
 		req[i] = (uint8_t)(i * 7 + 3);
-	s = connect_to(cid, PORT_ECHO);
+	s = vsock_connect(cid, PORT_ECHO);
 	if (s < 0)
 		return fail("connect");
 	start = now();

@@ -50,9 +50,9 @@
 
 #include <linux/vm_sockets.h>
 
+#include "vsock_connect.h"
+
 #define CHUNK		(16 * 1024)	/* hashed at a time; one write */
-#define CONNECT_TRIES	150
-#define CONNECT_WAIT_US	200000		/* 150 tries, 30 s in all */
 #define HASH_START	0xcbf29ce484222325ull	/* FNV-1a's 64-bit offset basis */
 #define HASH_PRIME	0x100000001b3ull		/* and its prime */
 
@@ -141,24 +141,6 @@ static uint64_t write_stream(int s, uint64_t bytes, int *ok)
 	return hash;
 }
 
-static int connect_retry(unsigned int cid, unsigned int port)
-{
-	struct sockaddr_vm addr = { .svm_family = AF_VSOCK, .svm_cid = cid, .svm_port = port };
-
-	for (int tries = 0;; tries++) {
-		int s = socket(AF_VSOCK, SOCK_STREAM, 0);
-
-		if (s < 0)
-			return -1;
-		if (connect(s, (struct sockaddr *)&addr, sizeof(addr)) == 0)
-			return s;
-		close(s);
-		if (tries + 1 == CONNECT_TRIES)
-			return -1;
-		usleep(CONNECT_WAIT_US);
-	}
-}
-
 /* Accepts one connection on port; -1 on an error. */
 static int accept_one(unsigned int port)
 {
@@ -197,7 +179,7 @@ static int carry(int s, unsigned int port, bool writer, uint64_t bytes)
 /* A child writes while the parent reads: both directions run at once. */
 static int echo(unsigned int cid, unsigned int port, uint64_t bytes)
 {
-	int s = connect_retry(cid, port), status, ok;
+	int s = vsock_connect(cid, port), status, ok;
 	uint64_t sent_hash, got_hash, got;
 	pid_t child;
 
@@ -227,7 +209,7 @@ static int echo(unsigned int cid, unsigned int port, uint64_t bytes)
 
 static int cat(unsigned int cid, unsigned int port)
 {
-	int s = connect_retry(cid, port);
+	int s = vsock_connect(cid, port);
 	char buf[4096];
 	ssize_t n;
 
@@ -322,9 +304,9 @@ int main(int argc, char **argv)
 	if (argc == 4 && !strcmp(mode, "serve"))
 		return carry(accept_one(port), port, true, bytes);
 	if (argc == 5 && !strcmp(mode, "send"))
-		return carry(connect_retry(cid, port), port, true, bytes);
+		return carry(vsock_connect(cid, port), port, true, bytes);
 	if (argc == 5 && !strcmp(mode, "fetch"))
-		return carry(connect_retry(cid, port), port, false, bytes);
+		return carry(vsock_connect(cid, port), port, false, bytes);
 	if (argc == 5 && !strcmp(mode, "echo"))
 		return echo(cid, port, bytes);
 	return usage();
