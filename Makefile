@@ -30,7 +30,7 @@ HV_LDFLAGS := -nostdlib -static -no-pie -Wl,--build-id=none -z max-page-size=0x1
 # Logic with no hardware access: built into the hypervisor, the host tool,
 # the unit tests and the fuzzers alike. A folder's rules.mk adds its own.
 PURE_SRCS := $(wildcard hv/platform/*.c hv/mm/*.c hv/config/*.c) hv/init/bootinfo.c
-include $(wildcard hv/*/rules.mk)
+include $(wildcard hv/*/rules.mk drivers/*/rules.mk)
 
 HV_SRCS := $(wildcard boot/*.S hv/*/*.S) $(wildcard hv/*/*.c) $(wildcard drivers/*.c drivers/*/*.c)
 HV_OBJS := $(patsubst %,$(B)/hv/%.o,$(HV_SRCS))
@@ -43,7 +43,7 @@ HOST_OBJS   := $(patsubst %,$(B)/host/%.o,$(PURE_SRCS) $(HOST_LOG))
 
 UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 UNIT_BINS  := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
-UNIT_EXTRA := $(wildcard tests/unit/support/*.c)
+UNIT_EXTRA := $(wildcard tests/unit/support/*.c tests/models/*.c)
 
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRCS))
