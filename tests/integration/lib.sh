@@ -70,6 +70,9 @@ check_vsock() {
 	# Read by the guest from CID 2's counters service (vsockcheck cat 2 1552).
 	tap_line $log "\\[$d\\] counters: vsock $d sidecore [0-9]+ cid [0-9]+ packets [1-9][0-9]* .* spoofed 0 echoed $bytes .*" \
 		"$2: $d read its vsock device's counters from CID 2: the echo counted, none spoofed"
+	tap_line $log "\\[$d\\] vsock: socat echo cid 2 port 7 ok" "$2: socat's VSOCK-CONNECT through CID 2's echo"
+	tap_line $log "\\[$d\\] vsock: socat echo cid [0-9]+ port 5002 ok" \
+		"$2: socat's VSOCK-CONNECT to $s's socat VSOCK-LISTEN echo"
 }
 
 tap_done() {
