@@ -74,7 +74,7 @@ static void update_status(struct e1000_model *m)
 	REG(m, E1000_STATUS) = status;
 }
 
-/* §14.9: a global reset puts every register back; RAR0 comes from the EEPROM. */
+/* §14 (reset): a global reset puts every register back; RAR0 comes from the EEPROM. */
 static void model_reset(struct e1000_model *m)
 {
 	memset(m->reg, 0, sizeof(m->reg));
@@ -115,7 +115,7 @@ static uint32_t rx_buffer_size(uint32_t rctl)
 	return rctl & E1000_RCTL_BSEX ? n * 16 : n;
 }
 
-/* §3.2.1 (address filtering): exact RAR, broadcast, multicast table, promiscuous. */
+/* §3.2 (address filtering): exact RAR, broadcast, multicast table, promiscuous. */
 static bool rx_accept(const struct e1000_model *m, const uint8_t *dst)
 {
 	uint32_t rctl = REG(m, E1000_RCTL);
@@ -148,7 +148,7 @@ static bool rx_accept(const struct e1000_model *m, const uint8_t *dst)
 	return false;
 }
 
-/* §3.2.9 (receive checksum offloading): what the descriptor's status says. */
+/* §3.2 (receive checksum offloading): what the descriptor's status says. */
 static void rx_checksum(const struct e1000_model *m, const uint8_t *f, uint32_t len,
 			uint8_t *status, uint8_t *errors)
 {
@@ -201,7 +201,7 @@ static void rx_checksum(const struct e1000_model *m, const uint8_t *f, uint32_t 
 		*errors |= E1000_RXD_ERR_TCPE;
 }
 
-/* Descriptors the NIC owns: from RDH up to, not including, RDT (§3.2.6). */
+/* Descriptors the NIC owns: from RDH up to, not including, RDT (§3.2). */
 static uint32_t rx_free(const struct e1000_model *m)
 {
 	uint32_t count = REG(m, E1000_RDLEN) / 16, h = REG(m, E1000_RDH), t = REG(m, E1000_RDT);
@@ -325,7 +325,7 @@ static void tx_offload(struct e1000_model *m, uint8_t *f, uint32_t len)
 }
 
 /*
- * §3.5 (TCP segmentation): the header is repeated before every MSS of
+ * §3 (TCP segmentation): the header is repeated before every MSS of
  * payload; per segment the NIC writes the IPv4 total length and
  * identification or the IPv6 payload length, the TCP sequence number (FIN
  * and PSH only in the last) or UDP length, adds the segment's L4 length to
@@ -455,7 +455,7 @@ static void tx_descriptor(struct e1000_model *m, struct e1000_tx_desc *d)
 		tx_end_of_packet(m);
 }
 
-/* Sends from TDH up to TDT, writing DD back where RS asks for it (§3.4). */
+/* Sends from TDH up to TDT, writing DD back where RS asks for it (§3.3). */
 static void tx_run(struct e1000_model *m)
 {
 	uint32_t count = REG(m, E1000_TDLEN) / 16;

@@ -344,7 +344,7 @@ static void check_tso(struct fixture *f, bool ipv6, uint32_t payload, uint16_t m
 
 	assert_true(tp_parse(f->frame, len, &orig));
 	tp_make_partial(f->frame, len, &hdr, mss);
-	/* §3.5: the field holds the pseudo-header sum without a length. */
+	/* §3 (TCP segmentation): the field holds the pseudo-header sum without a length. */
 	field = f->frame + hdr.csum_start + hdr.csum_offset;
 	{
 		uint16_t with_len = (uint16_t)(field[0] << 8 | field[1]);
