@@ -257,8 +257,13 @@ static uint32_t model_links(struct ixgbe_model *m)
 
 void ixgbe_model_advance(struct ixgbe_model *m, unsigned int us)
 {
+	bool was_up = model_link_up(m);
+
 	m->now += us;
 	model_tick(m);
+	/* Frames queued while the link was down leave once it is up. */
+	if (!was_up && model_link_up(m) && !m->tx_paused)
+		ixgbe_model_step(m);
 }
 
 void ixgbe_model_set_cable(struct ixgbe_model *m, bool in)

@@ -154,8 +154,8 @@ void ixgbe_model_set_tx_paused(struct ixgbe_model *m, bool paused);
  * ixgbe_model_step() - process every transmit queue up to its TDT.
  * @m: the model
  *
- * The model also does this on every TDT write unless paused or the link is
- * down.
+ * The model also does this on every TDT write and when the link comes up,
+ * unless paused.
  */
 void ixgbe_model_step(struct ixgbe_model *m);
 

@@ -648,7 +648,6 @@ static void test_link_down_up(void **state)
 	ixgbe_model_advance(f->m, IXGBE_MODEL_LINK_US);
 	assert_true(f->nic.ops->link(&f->nic));
 	assert_int_equal(f->nic.speed_mbps, 10000);
-	ixgbe_model_step(f->m);
 	assert_true(ixgbe_model_wire_pop(f->m, &f->wire));
 	assert_memory_equal(f->wire.data, f->buf, len);
 }
