@@ -71,7 +71,6 @@ struct topo_isa_irq {
 };
 
 struct topology {
-	unsigned int smt_bits;		/* APIC ID bits that number a core's threads */
 	uint64_t lapic_address;		/* MADT field, or its type 5 override */
 	bool pcat_compat;
 
@@ -81,6 +80,7 @@ struct topology {
 
 	struct topo_cpu cpu[TOPO_MAX_CPUS];
 	unsigned int cpu_count;
+	unsigned int smt_bits;		/* APIC ID bits that number a core's threads */
 
 	bool has_srat;
 	struct topo_node node[TOPO_MAX_NODES];
