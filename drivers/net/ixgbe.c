@@ -1,0 +1,964 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ixgbe.c - driver for the Intel 82599 10 GbE controller, polled by the
+ * sidecores (nic.h). Section numbers are those of the 82599 datasheet.
+ *
+ * Queue pair q is VMDq pool q (§7.10.3): receive queue and transmit queue
+ * IXGBE_HW_QUEUE(q). Unicast frames reach a pool only through a receive
+ * address (RAR) entry whose pool bit add_mac() set; broadcast and multicast
+ * are replicated to every pool. A unicast frame for an address that no pool
+ * claims is dropped by the NIC (PFVTCTL.DIS_DEF_PL): the switch never asked
+ * for it, and a default pool would hand one guest's sidecore traffic it
+ * cannot route.
+ *
+ * Buffers: every descriptor of every ring has a buffer of IXGBE_BUF_SIZE
+ * the driver owns for good. Transmit copies the frame into the buffers of
+ * the descriptors it uses; receive lends the buffer of a descriptor to the
+ * callback and puts the same buffer back in the ring when it returns.
+ *
+ * Descriptor memory is shared with the NIC, which may write it at any time:
+ * the driver reads a write-back once, checks what it read, and trusts no
+ * address or length in it (it keeps its own).
+ */
+#include <string.h>
+
+#include <linux/errno.h>
+
+#include "drivers/net/ixgbe.h"
+#include "drivers/net/ixgbe_regs.h"
+
+/* Polling limits, generous against the datasheet's figures. */
+#define IXGBE_RESET_WAIT_US	100000	/* CTRL.RST self-clears within about 1 ms */
+#define IXGBE_RESET_SETTLE_US	10000	/* §4.6.3.2: wait before touching the NIC again */
+#define IXGBE_EEPROM_WAIT_US	100000	/* EEC.ARD */
+#define IXGBE_DMAINIT_WAIT_US	100000	/* RDRXCTL.DMAIDONE */
+#define IXGBE_QUEUE_WAIT_US	10000	/* RXDCTL/TXDCTL.ENABLE */
+#define IXGBE_MASTER_WAIT_US	1000	/* STATUS.GIO after CTRL.GIO_DIS */
+
+/* The longest frame without GSO: MTU, Ethernet header and an 802.1Q tag. */
+#define IXGBE_FRAME_MAX		(ETH_HLEN + NET_VLAN_HLEN + NET_MTU)
+/* Enough of a frame to hold its Ethernet, VLAN, IPv4 (with options) and TCP headers. */
+#define IXGBE_TX_HDR_MAX	160
+/* Counter that RQSMR maps unused queues to (§8.2.3.8.x). */
+#define IXGBE_STAT_UNUSED	(IXGBE_STAT_COUNTERS - 1)
+
+#define IP_PROTO_TCP		6
+#define IP_PROTO_UDP		17
+#define ETH_P_8021Q_		0x8100
+#define ETH_P_IPV4_		0x0800
+#define ETH_P_IPV6_		0x86dd
+
+struct ixgbe_rxq {
+	struct ixgbe_rx_desc_read *desc;
+	uint8_t *buf;			/* IXGBE_RX_RING_SIZE buffers, one per descriptor */
+	uint64_t buf_bus;
+	uint64_t desc_bus;
+	uint32_t next;			/* the descriptor the NIC fills next */
+	bool discarding;		/* inside a frame that spans descriptors */
+	struct net_packet pkt;		/* lent to the callback */
+};
+
+struct ixgbe_txq {
+	struct ixgbe_tx_data_desc *desc;
+	uint8_t *buf;			/* IXGBE_TX_RING_SIZE buffers, one per descriptor */
+	uint64_t buf_bus;
+	uint64_t desc_bus;
+	uint32_t tail;			/* next descriptor to fill */
+	uint32_t clean;			/* first descriptor not yet reclaimed */
+	uint16_t eop[IXGBE_TX_RING_SIZE];	/* frame starting here: its last descriptor */
+};
+
+struct ixgbe_priv {
+	unsigned int allocated;		/* queue pairs with rings and buffers */
+	struct ixgbe_rxq rx[NIC_MAX_QUEUES];
+	struct ixgbe_txq tx[NIC_MAX_QUEUES];
+	bool rar_valid[IXGBE_RAR_ENTRIES];
+	uint8_t rar_mac[IXGBE_RAR_ENTRIES][ETH_ALEN];
+	struct ixgbe_hw_stats hw;
+};
+
+const struct ixgbe_pci_id ixgbe_pci_ids[] = {
+	{ 0x10f7, "82599 KX4" },
+	{ 0x10f8, "82599 combined backplane" },
+	{ 0x10f9, "82599 CX4" },
+	{ 0x10fb, "82599ES SFP+" },
+	{ 0x10fc, "82599 XAUI/BX4" },
+	{ 0x1507, "82599 SFP+ EM" },
+	{ 0x1514, "82599 KX4 mezzanine" },
+	{ 0x1517, "82599 KR" },
+	{ 0x151c, "82599 10GBASE-T" },
+	{ 0x1529, "82599 SFP+ FCoE" },
+	{ 0x152a, "82599 backplane FCoE" },
+	{ 0x154d, "82599 SFP+ SF2" },
+	{ 0x1557, "82599EN SFP+" },
+};
+
+const unsigned int ixgbe_pci_id_count = sizeof(ixgbe_pci_ids) / sizeof(ixgbe_pci_ids[0]);
+
+bool ixgbe_pci_supported(uint16_t vendor, uint16_t device)
+{
+	if (vendor != IXGBE_VENDOR_INTEL)
+		return false;
+	for (unsigned int i = 0; i < ixgbe_pci_id_count; i++)
+		if (ixgbe_pci_ids[i].device == device)
+			return true;
+	return false;
+}
+
+static void ixgbe_set_bits(const struct nic *nic, uint32_t reg, uint32_t bits)
+{
+	nic_write(nic, reg, nic_read(nic, reg) | bits);
+}
+
+static void ixgbe_clear_bits(const struct nic *nic, uint32_t reg, uint32_t bits)
+{
+	nic_write(nic, reg, nic_read(nic, reg) & ~bits);
+}
+
+static uint16_t get_be16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static void put_be16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+/* Ones'-complement sum of bytes (RFC 1071), big-endian words, not folded. */
+static uint32_t csum_add(uint32_t sum, const uint8_t *p, uint32_t len)
+{
+	for (; len >= 2; p += 2, len -= 2)
+		sum += get_be16(p);
+	if (len)
+		sum += (uint32_t)p[0] << 8;
+	/* Fold as we go so that any length fits 32 bits. */
+	return (sum & 0xffff) + (sum >> 16);
+}
+
+static uint16_t csum_fold(uint32_t sum)
+{
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)sum;
+}
+
+/* ---- setup ------------------------------------------------------------ */
+
+/*
+ * Reads every statistics register the driver looks at, so that the
+ * clear-on-read counters start from zero (§4.6.5).
+ */
+static void ixgbe_clear_stats(const struct nic *nic)
+{
+	static const uint32_t regs[] = {
+		IXGBE_CRCERRS, IXGBE_RLEC, IXGBE_GPRC, IXGBE_BPRC, IXGBE_MPRC, IXGBE_GPTC,
+		IXGBE_GORCL, IXGBE_GORCH, IXGBE_GOTCL, IXGBE_GOTCH, IXGBE_TPR, IXGBE_TPT,
+	};
+
+	for (unsigned int i = 0; i < sizeof(regs) / sizeof(regs[0]); i++)
+		(void)nic_read(nic, regs[i]);
+	for (unsigned int i = 0; i < 8; i++)
+		(void)nic_read(nic, IXGBE_MPC(i));
+	for (unsigned int i = 0; i < IXGBE_STAT_COUNTERS; i++) {
+		(void)nic_read(nic, IXGBE_QPRC(i));
+		(void)nic_read(nic, IXGBE_QPRDC(i));
+	}
+}
+
+/* Rings and buffers for queue pairs [p->allocated, nic->queues), once. */
+static int ixgbe_alloc_rings(struct nic *nic, struct ixgbe_priv *p)
+{
+	for (unsigned int q = p->allocated; q < nic->queues; q++) {
+		struct ixgbe_rxq *rx = &p->rx[q];
+		struct ixgbe_txq *tx = &p->tx[q];
+
+		/* §7.1.9, §7.2.3.3: rings 128-byte aligned, a multiple of 128 bytes long. */
+		rx->desc = nic->io.dma_alloc(nic->io.ctx, IXGBE_RX_RING_SIZE * sizeof(*rx->desc),
+					     128, &rx->desc_bus);
+		rx->buf = nic->io.dma_alloc(nic->io.ctx, IXGBE_RX_RING_SIZE * IXGBE_BUF_SIZE,
+					    4096, &rx->buf_bus);
+		tx->desc = nic->io.dma_alloc(nic->io.ctx, IXGBE_TX_RING_SIZE * sizeof(*tx->desc),
+					     128, &tx->desc_bus);
+		tx->buf = nic->io.dma_alloc(nic->io.ctx, IXGBE_TX_RING_SIZE * IXGBE_BUF_SIZE,
+					    4096, &tx->buf_bus);
+		if (!rx->desc || !rx->buf || !tx->desc || !tx->buf)
+			return -ENOMEM;
+		p->allocated = q + 1;
+	}
+	return 0;
+}
+
+/*
+ * §4.6.3.2 global reset. The NIC must not be mastering when it is reset
+ * (§5.2.5.3.2): GIO_DIS stops new requests; if some stay pending the reset
+ * goes ahead anyway, as the datasheet allows.
+ */
+static int ixgbe_reset(const struct nic *nic)
+{
+	ixgbe_set_bits(nic, IXGBE_CTRL, IXGBE_CTRL_GIO_DIS);
+	(void)nic_wait(nic, IXGBE_STATUS, IXGBE_STATUS_GIO, 0, IXGBE_MASTER_WAIT_US);
+
+	ixgbe_set_bits(nic, IXGBE_CTRL, IXGBE_CTRL_RST | IXGBE_CTRL_LRST);
+	/* The bits self-clear when the reset is done; no register before that. */
+	nic->io.delay_us(nic->io.ctx, 1000);
+	if (!nic_wait(nic, IXGBE_CTRL, IXGBE_CTRL_RST | IXGBE_CTRL_LRST, 0, IXGBE_RESET_WAIT_US))
+		return -ETIMEDOUT;
+	nic->io.delay_us(nic->io.ctx, IXGBE_RESET_SETTLE_US);
+	return 0;
+}
+
+/* Leaves the NIC in reset, its DMA stopped, after a failed init. */
+static int ixgbe_fail(const struct nic *nic, int err)
+{
+	nic_write(nic, IXGBE_EIMC, IXGBE_EIMC_ALL);
+	nic_write(nic, IXGBE_CTRL, IXGBE_CTRL_RST);
+	return err;
+}
+
+/* RAR entry 0 holds the address the NIC loaded from its EEPROM (§8.2.3.7.9). */
+static int ixgbe_read_mac(struct nic *nic, struct ixgbe_priv *p)
+{
+	uint32_t lo = nic_read(nic, IXGBE_RAL(0));
+	uint32_t hi = nic_read(nic, IXGBE_RAH(0));
+
+	if (!(hi & IXGBE_RAH_AV))
+		return -ENODEV;
+	for (unsigned int i = 0; i < 4; i++)
+		nic->mac[i] = (uint8_t)(lo >> (8 * i));
+	nic->mac[4] = (uint8_t)hi;
+	nic->mac[5] = (uint8_t)(hi >> 8);
+	if (nic->mac[0] & 1)
+		return -ENODEV;
+	memcpy(p->rar_mac[0], nic->mac, ETH_ALEN);
+	p->rar_valid[0] = true;
+	return 0;
+}
+
+/*
+ * §4.6.4: 10 Gb/s serial link (the SFP+ parts' 10GBASE-R), then restart
+ * auto-negotiation; the link comes up in the background and link() reads it.
+ */
+static void ixgbe_setup_link(const struct nic *nic)
+{
+	uint32_t autoc = nic_read(nic, IXGBE_AUTOC);
+
+	autoc &= ~(IXGBE_AUTOC_LMS_MASK | IXGBE_AUTOC_10G_PMA_PMD_MASK);
+	autoc |= IXGBE_AUTOC_LMS_10G_SERIAL | IXGBE_AUTOC_10G_XAUI;
+	nic_write(nic, IXGBE_AUTOC, autoc);
+	nic_write(nic, IXGBE_AUTOC, autoc | IXGBE_AUTOC_AN_RESTART);
+}
+
+/* Bits 0..n-1 of the 64-bit pool bitmaps PFVFRE/PFVFTE, word @word. */
+static uint32_t ixgbe_pool_bits(unsigned int n, unsigned int word)
+{
+	unsigned int first = 32 * word;
+
+	if (n <= first)
+		return 0;
+	if (n - first >= 32)
+		return 0xffffffffu;
+	return (1u << (n - first)) - 1;
+}
+
+/*
+ * §4.6.10, §7.10.3: VMDq, pool q for queue pair q. The L2 filter lets
+ * broadcast (FCTRL.BAM) and all multicast (FCTRL.MPE) through, and unicast
+ * only for valid RAR entries; the pool filter then replicates broadcast and
+ * multicast to every pool that accepts them (PFVML2FLT.BAM/MPE, with
+ * PFVTCTL.RPL_EN) and sends unicast to the pools of its RAR entry; none
+ * claimed means dropped (DIS_DEF_PL), not the default pool.
+ */
+static void ixgbe_setup_pools(struct nic *nic, struct ixgbe_priv *p)
+{
+	nic_write(nic, IXGBE_FCTRL, IXGBE_FCTRL_BAM | IXGBE_FCTRL_MPE);
+	nic_write(nic, IXGBE_MRQC, IXGBE_MRQC_VMDQ64);
+	nic_write(nic, IXGBE_PFVTCTL, IXGBE_PFVTCTL_VT_ENA | IXGBE_PFVTCTL_DIS_DEF_PL |
+		  IXGBE_PFVTCTL_RPL_EN | (0u << IXGBE_PFVTCTL_DEF_PL_SHIFT));
+	for (unsigned int pool = 0; pool < IXGBE_POOLS; pool++)
+		nic_write(nic, IXGBE_PFVML2FLT(pool), pool < nic->queues ?
+			  IXGBE_PFVML2FLT_AUPE | IXGBE_PFVML2FLT_BAM | IXGBE_PFVML2FLT_MPE : 0);
+	for (unsigned int w = 0; w < 2; w++)
+		nic_write(nic, IXGBE_PFVFRE(w), ixgbe_pool_bits(nic->queues, w));
+
+	/*
+	 * Entry 0 keeps the NIC's own address but steers to no pool until
+	 * add_mac() names it; the others start empty.
+	 */
+	for (unsigned int i = 0; i < IXGBE_RAR_ENTRIES; i++) {
+		nic_write(nic, IXGBE_MPSAR_LO(i), 0);
+		nic_write(nic, IXGBE_MPSAR_HI(i), 0);
+		if (i == 0)
+			continue;
+		nic_write(nic, IXGBE_RAH(i), 0);
+		nic_write(nic, IXGBE_RAL(i), 0);
+		p->rar_valid[i] = false;
+	}
+
+	/*
+	 * §8.2.3.8.x RQSMR: a byte per queue names its statistics counter;
+	 * pool q's queue counts in counter q (QPRC, QPRDC), the rest in one
+	 * counter nobody reads.
+	 */
+	for (unsigned int r = 0; r < 32; r++) {
+		uint32_t v = 0;
+
+		for (unsigned int k = 0; k < 4; k++) {
+			unsigned int hwq = 4 * r + k;
+			unsigned int counter = IXGBE_STAT_UNUSED;
+
+			if (hwq % 2 == 0 && hwq / 2 < nic->queues)
+				counter = hwq / 2;
+			v |= (uint32_t)counter << (8 * k);
+		}
+		nic_write(nic, IXGBE_RQSMR(r), v);
+	}
+}
+
+/* Arms receive descriptor i with its buffer; DD (bit 0 of hdr_addr) clear. */
+static void ixgbe_rx_arm(struct ixgbe_rxq *rx, uint32_t i)
+{
+	__atomic_store_n(&rx->desc[i].pkt_addr, rx->buf_bus + (uint64_t)i * IXGBE_BUF_SIZE,
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&rx->desc[i].hdr_addr, 0, __ATOMIC_RELAXED);
+}
+
+/* §4.6.7 receive initialisation, with the pools of ixgbe_setup_pools(). */
+static int ixgbe_setup_rx(struct nic *nic, struct ixgbe_priv *p)
+{
+	uint32_t rdrxctl;
+
+	ixgbe_clear_bits(nic, IXGBE_RXCTRL, IXGBE_RXCTRL_RXEN);
+
+	/* §8.2.3.8.8: CRC stripping is set in both places, or in neither. */
+	ixgbe_set_bits(nic, IXGBE_HLREG0, IXGBE_HLREG0_RXCRCSTRP);
+	rdrxctl = nic_read(nic, IXGBE_RDRXCTL);
+	rdrxctl &= ~IXGBE_RDRXCTL_RSCFRSTSIZE;
+	/* §8.2.3.8.8: RSCACKC and FCOE_WRFIX must be set, RSC or not. */
+	rdrxctl |= IXGBE_RDRXCTL_CRCSTRIP | IXGBE_RDRXCTL_RSCACKC | IXGBE_RDRXCTL_FCOE_WRFIX;
+	nic_write(nic, IXGBE_RDRXCTL, rdrxctl);
+
+	ixgbe_setup_pools(nic, p);
+
+	for (unsigned int q = 0; q < nic->queues; q++) {
+		struct ixgbe_rxq *rx = &p->rx[q];
+		unsigned int hwq = IXGBE_HW_QUEUE(q);
+
+		/*
+		 * §8.2.3.8.7: advanced descriptors, one buffer each; DROP_EN so a
+		 * queue without descriptors drops its frames (counted in QPRDC)
+		 * instead of holding up the packet buffer every pool shares.
+		 */
+		nic_write(nic, IXGBE_SRRCTL(hwq), IXGBE_SRRCTL_DESCTYPE_ADV_ONEBUF |
+			  IXGBE_SRRCTL_DROP_EN | (IXGBE_BUF_SIZE >> IXGBE_SRRCTL_BSIZEPKT_SHIFT));
+		for (uint32_t i = 0; i < IXGBE_RX_RING_SIZE; i++)
+			ixgbe_rx_arm(rx, i);
+		rx->next = 0;
+		rx->discarding = false;
+		nic_write(nic, IXGBE_RDBAL(hwq), (uint32_t)rx->desc_bus);
+		nic_write(nic, IXGBE_RDBAH(hwq), (uint32_t)(rx->desc_bus >> 32));
+		nic_write(nic, IXGBE_RDLEN(hwq), IXGBE_RX_RING_SIZE * sizeof(*rx->desc));
+		nic_write(nic, IXGBE_RDH(hwq), 0);
+		nic_write(nic, IXGBE_RDT(hwq), 0);
+		ixgbe_clear_bits(nic, IXGBE_DCA_RXCTRL(hwq), IXGBE_DCA_RXCTRL_BIT12);
+		ixgbe_set_bits(nic, IXGBE_RXDCTL(hwq), IXGBE_RXDCTL_ENABLE);
+		if (!nic_wait(nic, IXGBE_RXDCTL(hwq), IXGBE_RXDCTL_ENABLE, IXGBE_RXDCTL_ENABLE,
+			      IXGBE_QUEUE_WAIT_US))
+			return -ETIMEDOUT;
+		/*
+		 * §7.1.9: the NIC owns the descriptors from RDH up to RDT; one
+		 * stays back so that a full ring is not mistaken for an empty one.
+		 */
+		nic_write(nic, IXGBE_RDT(hwq), IXGBE_RX_RING_SIZE - 1);
+	}
+
+	/*
+	 * §8.2.3.7.5: the L4 checksum status is written back for TCP and UDP
+	 * whatever RXCSUM says; PCSD clear keeps the fragment checksum rather
+	 * than an RSS hash in the write-back, IPPCSE clear leaves fragments be.
+	 */
+	nic_write(nic, IXGBE_RXCSUM, 0);
+	/* §4.6.7, last step. */
+	ixgbe_set_bits(nic, IXGBE_CTRL_EXT, IXGBE_CTRL_EXT_NS_DIS);
+	ixgbe_set_bits(nic, IXGBE_RXCTRL, IXGBE_RXCTRL_RXEN);
+	return 0;
+}
+
+/* §4.6.8 transmit initialisation. */
+static int ixgbe_setup_tx(struct nic *nic, struct ixgbe_priv *p)
+{
+	/* §8.2.3.22.8: the NIC appends the FCS and pads short frames. */
+	ixgbe_set_bits(nic, IXGBE_HLREG0, IXGBE_HLREG0_TXCRCEN | IXGBE_HLREG0_TXPADEN);
+
+	/* §8.2.3.9.15: MTQC changes only with the transmit arbiter off. */
+	ixgbe_set_bits(nic, IXGBE_RTTDCS, IXGBE_RTTDCS_ARBDIS);
+	nic_write(nic, IXGBE_MTQC, IXGBE_MTQC_VT_ENA | IXGBE_MTQC_64VF);
+	ixgbe_clear_bits(nic, IXGBE_RTTDCS, IXGBE_RTTDCS_ARBDIS);
+	/* §4.6.11.3.4: without DCB, no limit on outstanding read requests. */
+	nic_write(nic, IXGBE_DTXMXSZRQ, IXGBE_DTXMXSZRQ_MASK);
+	for (unsigned int w = 0; w < 2; w++)
+		nic_write(nic, IXGBE_PFVFTE(w), ixgbe_pool_bits(nic->queues, w));
+	/* §4.6.8: DMATXCTL.TE before any queue is enabled. */
+	ixgbe_set_bits(nic, IXGBE_DMATXCTL, IXGBE_DMATXCTL_TE);
+
+	for (unsigned int q = 0; q < nic->queues; q++) {
+		struct ixgbe_txq *tx = &p->tx[q];
+		unsigned int hwq = IXGBE_HW_QUEUE(q);
+
+		memset(tx->desc, 0, IXGBE_TX_RING_SIZE * sizeof(*tx->desc));
+		tx->tail = tx->clean = 0;
+		nic_write(nic, IXGBE_TDBAL(hwq), (uint32_t)tx->desc_bus);
+		nic_write(nic, IXGBE_TDBAH(hwq), (uint32_t)(tx->desc_bus >> 32));
+		nic_write(nic, IXGBE_TDLEN(hwq), IXGBE_TX_RING_SIZE * sizeof(*tx->desc));
+		nic_write(nic, IXGBE_TDH(hwq), 0);
+		nic_write(nic, IXGBE_TDT(hwq), 0);
+		/*
+		 * §8.2.3.9.10: thresholds 0, so WTHRESH 0: the NIC writes DD
+		 * back for every descriptor with RS, one per frame.
+		 */
+		nic_write(nic, IXGBE_TXDCTL(hwq), IXGBE_TXDCTL_ENABLE);
+		if (!nic_wait(nic, IXGBE_TXDCTL(hwq), IXGBE_TXDCTL_ENABLE, IXGBE_TXDCTL_ENABLE,
+			      IXGBE_QUEUE_WAIT_US))
+			return -ETIMEDOUT;
+	}
+	return 0;
+}
+
+/* §4.6.3: the whole initialisation sequence. */
+static int ixgbe_init(struct nic *nic)
+{
+	struct ixgbe_priv *p = nic->priv;
+	uint64_t bus;
+	int err;
+
+	if (nic->queues == 0 || nic->queues > NIC_MAX_QUEUES)
+		return -EINVAL;
+	if (!p) {
+		p = nic->io.dma_alloc(nic->io.ctx, sizeof(*p), 64, &bus);
+		if (!p)
+			return -ENOMEM;
+		nic->priv = p;
+	}
+	err = ixgbe_alloc_rings(nic, p);
+	if (err)
+		return err;
+	memset(p->rar_valid, 0, sizeof(p->rar_valid));
+	memset(&p->hw, 0, sizeof(p->hw));
+	memset(nic->stats, 0, sizeof(nic->stats));
+	nic->link_up = false;
+	nic->speed_mbps = 0;
+
+	/* §4.6.3.1: no interrupts, before the reset and again after it. */
+	nic_write(nic, IXGBE_EIMC, IXGBE_EIMC_ALL);
+	err = ixgbe_reset(nic);
+	if (err)
+		return ixgbe_fail(nic, err);
+	nic_write(nic, IXGBE_EIMC, IXGBE_EIMC_ALL);
+
+	/* §4.6.3: the EEPROM has been read (MAC address) and DMA initialised. */
+	if (!nic_wait(nic, IXGBE_EEC, IXGBE_EEC_ARD, IXGBE_EEC_ARD, IXGBE_EEPROM_WAIT_US) ||
+	    !nic_wait(nic, IXGBE_RDRXCTL, IXGBE_RDRXCTL_DMAIDONE, IXGBE_RDRXCTL_DMAIDONE,
+		      IXGBE_DMAINIT_WAIT_US))
+		return ixgbe_fail(nic, -ETIMEDOUT);
+	err = ixgbe_read_mac(nic, p);
+	if (err)
+		return ixgbe_fail(nic, err);
+	/* §8.2.3.1.3: tell the firmware a driver owns the port. */
+	ixgbe_set_bits(nic, IXGBE_CTRL_EXT, IXGBE_CTRL_EXT_DRV_LOAD);
+
+	ixgbe_setup_link(nic);
+	ixgbe_clear_stats(nic);
+	err = ixgbe_setup_rx(nic, p);
+	if (!err)
+		err = ixgbe_setup_tx(nic, p);
+	if (err)
+		return ixgbe_fail(nic, err);
+	return 0;
+}
+
+/* ---- link, filters, counters ------------------------------------------ */
+
+/* §8.2.3.22.20 LINKS. */
+static bool ixgbe_link(struct nic *nic)
+{
+	uint32_t links = nic_read(nic, IXGBE_LINKS);
+
+	nic->link_up = links & IXGBE_LINKS_UP;
+	nic->speed_mbps = 0;
+	if (nic->link_up) {
+		switch (links & IXGBE_LINKS_SPEED_MASK) {
+		case IXGBE_LINKS_SPEED_10G:
+			nic->speed_mbps = 10000;
+			break;
+		case IXGBE_LINKS_SPEED_1G:
+			nic->speed_mbps = 1000;
+			break;
+		case IXGBE_LINKS_SPEED_100M:
+			nic->speed_mbps = 100;
+			break;
+		}
+	}
+	return nic->link_up;
+}
+
+/*
+ * §8.2.3.7.9-10, §8.2.3.7.x MPSAR: an address goes to exactly one pool. An
+ * address already in the table moves to pool q; a new one takes a free
+ * entry, written pools first and AV last, so the filter never matches
+ * half-written.
+ */
+static bool ixgbe_add_mac(struct nic *nic, const uint8_t mac[ETH_ALEN], unsigned int q)
+{
+	struct ixgbe_priv *p = nic->priv;
+	static const uint8_t zero[ETH_ALEN];
+	unsigned int entry = IXGBE_RAR_ENTRIES;
+
+	if (!p || q >= nic->queues || (mac[0] & 1) || !memcmp(mac, zero, ETH_ALEN))
+		return false;
+	for (unsigned int i = 0; i < IXGBE_RAR_ENTRIES; i++) {
+		if (p->rar_valid[i] && !memcmp(p->rar_mac[i], mac, ETH_ALEN)) {
+			entry = i;
+			break;
+		}
+	}
+	if (entry == IXGBE_RAR_ENTRIES) {
+		for (unsigned int i = 1; i < IXGBE_RAR_ENTRIES && entry == IXGBE_RAR_ENTRIES; i++)
+			if (!p->rar_valid[i])
+				entry = i;
+		if (entry == IXGBE_RAR_ENTRIES)
+			return false;
+	}
+
+	nic_write(nic, IXGBE_MPSAR_LO(entry), q < 32 ? 1u << q : 0);
+	nic_write(nic, IXGBE_MPSAR_HI(entry), q >= 32 ? 1u << (q - 32) : 0);
+	if (!p->rar_valid[entry]) {
+		nic_write(nic, IXGBE_RAL(entry), (uint32_t)mac[0] | (uint32_t)mac[1] << 8 |
+			  (uint32_t)mac[2] << 16 | (uint32_t)mac[3] << 24);
+		nic_write(nic, IXGBE_RAH(entry),
+			  (uint32_t)mac[4] | (uint32_t)mac[5] << 8 | IXGBE_RAH_AV);
+		memcpy(p->rar_mac[entry], mac, ETH_ALEN);
+		p->rar_valid[entry] = true;
+	}
+	return true;
+}
+
+void ixgbe_read_hw_stats(struct nic *nic, struct ixgbe_hw_stats *out)
+{
+	struct ixgbe_priv *p = nic->priv;
+	uint64_t v;
+
+	if (!p)
+		return;
+	p->hw.rx_good += nic_read(nic, IXGBE_GPRC);
+	p->hw.tx_good += nic_read(nic, IXGBE_GPTC);
+	/* The 36-bit octet counters clear when their high half is read, so low first. */
+	v = nic_read(nic, IXGBE_GORCL);
+	p->hw.rx_good_bytes += v | (uint64_t)nic_read(nic, IXGBE_GORCH) << 32;
+	v = nic_read(nic, IXGBE_GOTCL);
+	p->hw.tx_good_bytes += v | (uint64_t)nic_read(nic, IXGBE_GOTCH) << 32;
+	for (unsigned int i = 0; i < 8; i++)
+		p->hw.rx_missed += nic_read(nic, IXGBE_MPC(i));
+	p->hw.rx_crc_errors += nic_read(nic, IXGBE_CRCERRS);
+	p->hw.rx_length_errors += nic_read(nic, IXGBE_RLEC);
+	*out = p->hw;
+}
+
+/* ---- receive ---------------------------------------------------------- */
+
+/* §7.1.11: the NIC checked the L4 checksum and, for IPv4, the header's. */
+static bool ixgbe_rx_csum_ok(uint32_t staterr)
+{
+	if (!(staterr & IXGBE_RXWB_STAT_L4CS) || (staterr & IXGBE_RXWB_ERR_L4E))
+		return false;
+	return !((staterr & IXGBE_RXWB_STAT_IPCS) && (staterr & IXGBE_RXWB_ERR_IPE));
+}
+
+/*
+ * Hands one received frame to the callback. The write-back is checked as
+ * untrusted input: the length must fit the buffer the driver gave.
+ */
+static bool ixgbe_rx_deliver(struct nic *nic, unsigned int q, struct ixgbe_rxq *rx, uint32_t i,
+			     uint32_t staterr, uint32_t len, nic_rx_fn fn, void *ctx)
+{
+	struct net_packet *pkt = &rx->pkt;
+
+	if (len < ETH_HLEN || len > IXGBE_BUF_SIZE || (staterr & IXGBE_RXWB_ERR_RXE))
+		return false;
+	memset(&pkt->hdr, 0, sizeof(pkt->hdr));
+	pkt->hdr.gso_type = VIRTIO_NET_HDR_GSO_NONE;
+	if (ixgbe_rx_csum_ok(staterr))
+		pkt->hdr.flags = VIRTIO_NET_HDR_F_DATA_VALID;
+	pkt->len = len;
+	pkt->count = 1;
+	pkt->segment[0].data = rx->buf + (size_t)i * IXGBE_BUF_SIZE;
+	pkt->segment[0].len = len;
+	net_packet_snapshot(pkt);
+	nic->stats[q].rx_packets++;
+	nic->stats[q].rx_bytes += len;
+	fn(ctx, pkt);
+	return true;
+}
+
+/*
+ * §7.1.6.2, §7.1.9: takes frames whose descriptors have DD, in ring order,
+ * puts each descriptor back with its own buffer, and gives them all back
+ * to the NIC with one RDT write. A frame that spans descriptors (the
+ * buffers are sized for the MTU, so it is too long) or that carries a MAC
+ * error is dropped and counted.
+ */
+static unsigned int ixgbe_rx_burst(struct nic *nic, unsigned int q, nic_rx_fn fn, void *ctx,
+				   unsigned int budget)
+{
+	struct ixgbe_priv *p = nic->priv;
+	struct ixgbe_rxq *rx;
+	unsigned int frames = 0, seen = 0;
+	uint32_t i;
+
+	if (!p || q >= nic->queues)
+		return 0;
+	rx = &p->rx[q];
+	i = rx->next;
+	/* At most one lap, however the write-backs look. */
+	while (frames < budget && seen < IXGBE_RX_RING_SIZE) {
+		/* One read of status, errors and length; the rest of the descriptor after it. */
+		uint64_t wb = __atomic_load_n(&rx->desc[i].hdr_addr, __ATOMIC_ACQUIRE);
+		uint32_t staterr = (uint32_t)wb;
+		uint32_t len = (uint32_t)(wb >> IXGBE_RXWB_LEN_SHIFT) & 0xffff;
+
+		if (!(staterr & IXGBE_RXWB_STAT_DD))
+			break;
+		seen++;
+		if (!(staterr & IXGBE_RXWB_STAT_EOP)) {
+			rx->discarding = true;
+		} else if (rx->discarding) {
+			rx->discarding = false;
+			nic->stats[q].rx_drops++;
+		} else if (ixgbe_rx_deliver(nic, q, rx, i, staterr, len, fn, ctx)) {
+			frames++;
+		} else {
+			nic->stats[q].rx_drops++;
+		}
+		ixgbe_rx_arm(rx, i);
+		i = (i + 1) % IXGBE_RX_RING_SIZE;
+	}
+	if (seen) {
+		rx->next = i;
+		/* Descriptors before the write; the one before next stays back. */
+		__atomic_thread_fence(__ATOMIC_RELEASE);
+		nic_write(nic, IXGBE_RDT(IXGBE_HW_QUEUE(q)),
+			  (i + IXGBE_RX_RING_SIZE - 1) % IXGBE_RX_RING_SIZE);
+	}
+	/*
+	 * Caught up with the NIC: add the frames it dropped for want of
+	 * descriptors (QPRDC, counter q by RQSMR). Off the busy path, where a
+	 * register read would cost more than the frames.
+	 */
+	if (frames < budget)
+		nic->stats[q].rx_drops += nic_read(nic, IXGBE_QPRDC(q));
+	return frames;
+}
+
+/* ---- transmit --------------------------------------------------------- */
+
+/* How one frame goes out: the context and data descriptor fields. */
+struct ixgbe_tx_plan {
+	bool context;			/* a context descriptor comes first */
+	uint32_t vlan_macip_lens;
+	uint32_t type_tucmd;
+	uint32_t mss_l4len;
+	uint32_t dcmd;			/* TSE or nothing */
+	uint32_t olinfo;		/* PAYLEN, POPTS, CC */
+	uint32_t segments;		/* frames on the wire */
+	uint32_t wire_bytes;
+	bool sw_csum;			/* checksum at csum_start/csum_offset in software */
+	uint8_t hdr[IXGBE_TX_HDR_MAX];	/* the frame's first bytes, as decided on */
+	uint32_t hdr_len;		/* bytes of hdr that replace the frame's */
+};
+
+/* What ixgbe_parse() found in the first bytes of a frame. */
+struct ixgbe_hdrs {
+	uint32_t maclen;		/* Ethernet header, with an 802.1Q tag */
+	uint32_t iplen;			/* 0: neither IPv4 nor IPv6 */
+	bool ipv4;
+	bool fragment;
+	uint8_t proto;			/* IPv4 protocol, IPv6 next header */
+	uint32_t l4len;			/* TCP header with options; 0 for others */
+};
+
+/* Parses Ethernet, IPv4 or IPv6 (no extension headers) and TCP's length. */
+static void ixgbe_parse(const uint8_t *h, uint32_t len, struct ixgbe_hdrs *out)
+{
+	uint32_t off = ETH_HLEN;
+	uint16_t type = get_be16(h + 12);
+
+	memset(out, 0, sizeof(*out));
+	if (type == ETH_P_8021Q_ && len >= ETH_HLEN + NET_VLAN_HLEN) {
+		type = get_be16(h + 16);
+		off += NET_VLAN_HLEN;
+	}
+	out->maclen = off;
+	if (type == ETH_P_IPV4_ && len >= off + 20 && (h[off] >> 4) == 4) {
+		uint32_t ihl = (h[off] & 0xfu) * 4u;
+
+		if (ihl < 20 || len < off + ihl)
+			return;
+		out->ipv4 = true;
+		out->iplen = ihl;
+		out->proto = h[off + 9];
+		/* More fragments, or an offset: not a whole L4 datagram. */
+		out->fragment = (get_be16(h + off + 6) & 0x3fff) != 0;
+	} else if (type == ETH_P_IPV6_ && len >= off + 40 && (h[off] >> 4) == 6) {
+		out->iplen = 40;
+		out->proto = h[off + 6];
+	} else {
+		return;
+	}
+	off += out->iplen;
+	if (out->proto == IP_PROTO_TCP && len >= off + 20) {
+		uint32_t doff = (uint32_t)(h[off + 12] >> 4) * 4u;
+
+		if (doff >= 20 && len >= off + doff)
+			out->l4len = doff;
+	}
+}
+
+/*
+ * §7.2.4 TCP segmentation: the NIC cuts the payload into MSS pieces, each
+ * with the headers, fixing IPv4 total length, ID and header checksum (with
+ * IXSM), IPv6 payload length, TCP sequence number and flags, and the TCP
+ * checksum (TXSM), which it starts from the pseudo-header sum without the
+ * length that the driver puts in the checksum field (§7.2.4.x).
+ */
+static bool ixgbe_plan_tso(const struct net_packet *pkt, const struct ixgbe_hdrs *hd,
+			   struct ixgbe_tx_plan *plan)
+{
+	uint8_t gso = pkt->hdr.gso_type & (uint8_t)~VIRTIO_NET_HDR_GSO_ECN;
+	uint32_t mss = pkt->hdr.gso_size;
+	uint32_t hdr_len = hd->maclen + hd->iplen + hd->l4len;
+	uint32_t paylen, sum = 0;
+	uint8_t *ip = plan->hdr + hd->maclen;
+
+	if (gso != (hd->ipv4 ? VIRTIO_NET_HDR_GSO_TCPV4 : VIRTIO_NET_HDR_GSO_TCPV6))
+		return false;
+	if (!hd->iplen || hd->fragment || hd->proto != IP_PROTO_TCP || !hd->l4len)
+		return false;
+	/* Each segment an IP packet within the MTU. */
+	if (mss == 0 || hd->iplen + hd->l4len + mss > NET_MTU || pkt->len <= hdr_len)
+		return false;
+	paylen = pkt->len - hdr_len;
+	if (paylen > IXGBE_TXD_PAYLEN_MAX)
+		return false;
+
+	if (hd->ipv4)
+		sum = csum_add(sum, ip + 12, 8);
+	else
+		sum = csum_add(sum, ip + 8, 32);
+	sum += IP_PROTO_TCP;
+	put_be16(plan->hdr + hd->maclen + hd->iplen + 16, csum_fold(sum));
+
+	plan->context = true;
+	plan->vlan_macip_lens = hd->iplen | hd->maclen << IXGBE_TXCTX_MACLEN_SHIFT;
+	plan->type_tucmd = IXGBE_TXD_DTYP_CTXT | IXGBE_TXD_DCMD_DEXT | IXGBE_TXCTX_TUCMD_L4T_TCP |
+			   (hd->ipv4 ? IXGBE_TXCTX_TUCMD_IPV4 : 0);
+	plan->mss_l4len = mss << IXGBE_TXCTX_MSS_SHIFT | hd->l4len << IXGBE_TXCTX_L4LEN_SHIFT;
+	plan->dcmd = IXGBE_TXD_DCMD_TSE;
+	plan->olinfo = paylen << IXGBE_TXD_PAYLEN_SHIFT | IXGBE_TXD_CC | IXGBE_TXD_POPTS_TXSM |
+		       (hd->ipv4 ? IXGBE_TXD_POPTS_IXSM : 0);
+	plan->segments = (paylen + mss - 1) / mss;
+	plan->wire_bytes = pkt->len + (plan->segments - 1) * hdr_len;
+	return true;
+}
+
+/*
+ * §7.2.5 checksum offload: the NIC sums from MACLEN + IPLEN to the end of
+ * the frame into the TCP or UDP checksum field, seeded with what the field
+ * holds, which virtio says is the pseudo-header sum. Anything else virtio
+ * may ask for (another start or offset, IPv6 extension headers, a
+ * fragment) is summed here, in the driver's copy.
+ */
+static bool ixgbe_plan_csum(const struct net_packet *pkt, const struct ixgbe_hdrs *hd,
+			    struct ixgbe_tx_plan *plan)
+{
+	uint32_t start = pkt->hdr.csum_start, offset = pkt->hdr.csum_offset;
+	uint32_t l4 = hd->maclen + hd->iplen;
+
+	if (start + offset + 2 > pkt->len)
+		return false;
+	if (hd->iplen && !hd->fragment && start == l4 &&
+	    ((hd->proto == IP_PROTO_TCP && offset == 16) ||
+	     (hd->proto == IP_PROTO_UDP && offset == 6))) {
+		plan->context = true;
+		plan->vlan_macip_lens = hd->iplen | hd->maclen << IXGBE_TXCTX_MACLEN_SHIFT;
+		plan->type_tucmd = IXGBE_TXD_DTYP_CTXT | IXGBE_TXD_DCMD_DEXT |
+				   (hd->proto == IP_PROTO_TCP ? IXGBE_TXCTX_TUCMD_L4T_TCP :
+								IXGBE_TXCTX_TUCMD_L4T_UDP) |
+				   (hd->ipv4 ? IXGBE_TXCTX_TUCMD_IPV4 : 0);
+		plan->olinfo |= IXGBE_TXD_CC | IXGBE_TXD_POPTS_TXSM;
+	} else {
+		plan->sw_csum = true;
+	}
+	return true;
+}
+
+/* Decides how the frame goes out, from one copy of its headers. */
+static bool ixgbe_plan(const struct net_packet *pkt, struct ixgbe_tx_plan *plan)
+{
+	struct ixgbe_hdrs hd;
+	uint8_t gso = pkt->hdr.gso_type & (uint8_t)~VIRTIO_NET_HDR_GSO_ECN;
+
+	memset(plan, 0, offsetof(struct ixgbe_tx_plan, hdr));
+	if (pkt->len < ETH_HLEN || pkt->len > NET_FRAME_MAX)
+		return false;
+	plan->hdr_len = pkt->len < IXGBE_TX_HDR_MAX ? pkt->len : IXGBE_TX_HDR_MAX;
+	if (net_packet_read(pkt, 0, plan->hdr, plan->hdr_len) != plan->hdr_len)
+		return false;
+	plan->segments = 1;
+	plan->wire_bytes = pkt->len;
+	plan->olinfo = pkt->len << IXGBE_TXD_PAYLEN_SHIFT;
+
+	ixgbe_parse(plan->hdr, plan->hdr_len, &hd);
+	if (gso != VIRTIO_NET_HDR_GSO_NONE)
+		/* Only TCP is segmented by the 82599; UFO and USO are refused. */
+		return ixgbe_plan_tso(pkt, &hd, plan);
+	if (pkt->len > IXGBE_FRAME_MAX)
+		return false;
+	if (pkt->hdr.flags & VIRTIO_NET_HDR_F_NEEDS_CSUM)
+		return ixgbe_plan_csum(pkt, &hd, plan);
+	return true;
+}
+
+/* The checksum virtio asked for, over the frame in one buffer. */
+static void ixgbe_sw_csum(uint8_t *frame, uint32_t len, const struct virtio_net_hdr_v1 *h)
+{
+	uint32_t start = h->csum_start;
+	uint16_t c = (uint16_t)~csum_fold(csum_add(0, frame + start, len - start));
+
+	/* As Linux does: 0 would mean "no checksum" to UDP. */
+	put_be16(frame + start + h->csum_offset, c ? c : 0xffff);
+}
+
+/*
+ * Reclaims descriptors of frames the NIC is done with: DD written back in
+ * the last descriptor of each (§7.2.3.5.x, RS set there only).
+ */
+static void ixgbe_tx_reclaim(struct ixgbe_txq *tx)
+{
+	while (tx->clean != tx->tail) {
+		uint32_t eop = tx->eop[tx->clean];
+
+		if (!(__atomic_load_n(&tx->desc[eop].olinfo_status, __ATOMIC_ACQUIRE) &
+		      IXGBE_TXD_STA_DD))
+			break;
+		tx->clean = (eop + 1) % IXGBE_TX_RING_SIZE;
+	}
+}
+
+static uint32_t ixgbe_tx_free(const struct ixgbe_txq *tx)
+{
+	uint32_t used = (tx->tail + IXGBE_TX_RING_SIZE - tx->clean) % IXGBE_TX_RING_SIZE;
+
+	return IXGBE_TX_RING_SIZE - 1 - used;
+}
+
+static void ixgbe_tx_write(struct ixgbe_txq *tx, uint32_t slot, uint64_t lo, uint64_t hi)
+{
+	uint64_t *d = (uint64_t *)&tx->desc[slot];
+
+	__atomic_store_n(&d[0], lo, __ATOMIC_RELAXED);
+	__atomic_store_n(&d[1], hi, __ATOMIC_RELAXED);
+}
+
+/*
+ * Copies the frame into the buffers of the descriptors from @slot on, the
+ * headers from the plan's copy, and writes their data descriptors (§7.2.3.2.4).
+ * Returns the last slot, or -1 if the packet's segments hold fewer bytes
+ * than its length says.
+ */
+static int ixgbe_tx_fill(struct ixgbe_txq *tx, uint32_t slot, const struct net_packet *pkt,
+			 const struct ixgbe_tx_plan *plan)
+{
+	uint32_t nbuf = (pkt->len + IXGBE_BUF_SIZE - 1) / IXGBE_BUF_SIZE;
+
+	for (uint32_t k = 0; k < nbuf; k++, slot = (slot + 1) % IXGBE_TX_RING_SIZE) {
+		uint32_t off = k * IXGBE_BUF_SIZE;
+		uint32_t n = pkt->len - off < IXGBE_BUF_SIZE ? pkt->len - off : IXGBE_BUF_SIZE;
+		uint8_t *buf = tx->buf + (size_t)slot * IXGBE_BUF_SIZE;
+		uint32_t cmd = n | IXGBE_TXD_DTYP_DATA | IXGBE_TXD_DCMD_DEXT | IXGBE_TXD_DCMD_IFCS |
+			       plan->dcmd;
+
+		if (net_packet_read(pkt, off, buf, n) != n)
+			return -1;
+		if (k == 0) {
+			/* The headers the plan was made from, not a second read. */
+			memcpy(buf, plan->hdr, plan->hdr_len);
+			if (plan->sw_csum)
+				ixgbe_sw_csum(buf, n, &pkt->hdr);
+		}
+		if (k == nbuf - 1)
+			cmd |= IXGBE_TXD_DCMD_EOP | IXGBE_TXD_DCMD_RS;
+		ixgbe_tx_write(tx, slot, tx->buf_bus + (uint64_t)slot * IXGBE_BUF_SIZE,
+			       (uint64_t)plan->olinfo << 32 | cmd);
+	}
+	return (int)((slot + IXGBE_TX_RING_SIZE - 1) % IXGBE_TX_RING_SIZE);
+}
+
+/*
+ * Queues one frame: reclaim, plan, copy, one TDT write. The sender's
+ * buffers are not touched after this returns.
+ */
+static bool ixgbe_tx(struct nic *nic, unsigned int q, const struct net_packet *pkt)
+{
+	struct ixgbe_priv *p = nic->priv;
+	struct nic_queue_stats *st;
+	struct ixgbe_tx_plan plan;
+	struct ixgbe_txq *tx;
+	uint32_t need, slot;
+	int last;
+
+	if (!p || q >= nic->queues)
+		return false;
+	tx = &p->tx[q];
+	st = &nic->stats[q];
+	ixgbe_tx_reclaim(tx);
+	if (!ixgbe_plan(pkt, &plan)) {
+		st->tx_drops++;
+		return false;
+	}
+	need = (pkt->len + IXGBE_BUF_SIZE - 1) / IXGBE_BUF_SIZE + (plan.context ? 1 : 0);
+	if (ixgbe_tx_free(tx) < need) {
+		st->ring_full++;
+		return false;
+	}
+
+	slot = tx->tail;
+	if (plan.context) {
+		/* §7.2.3.2.3, context slot 0 of the queue: each frame brings its own. */
+		ixgbe_tx_write(tx, slot, (uint64_t)plan.vlan_macip_lens,
+			       (uint64_t)plan.mss_l4len << 32 | plan.type_tucmd);
+		slot = (slot + 1) % IXGBE_TX_RING_SIZE;
+	}
+	last = ixgbe_tx_fill(tx, slot, pkt, &plan);
+	if (last < 0) {
+		/* Nothing was handed to the NIC: tail has not moved. */
+		st->tx_drops++;
+		return false;
+	}
+	tx->eop[tx->tail] = (uint16_t)last;
+	tx->tail = ((uint32_t)last + 1) % IXGBE_TX_RING_SIZE;
+	st->tx_packets += plan.segments;
+	st->tx_bytes += plan.wire_bytes;
+	/* Descriptors and buffers before the doorbell (§7.2.3.5). */
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	nic_write(nic, IXGBE_TDT(IXGBE_HW_QUEUE(q)), tx->tail);
+	return true;
+}
+
+const struct nic_ops ixgbe_ops = {
+	.name = "ixgbe",
+	.init = ixgbe_init,
+	.link = ixgbe_link,
+	.rx_burst = ixgbe_rx_burst,
+	.tx = ixgbe_tx,
+	.add_mac = ixgbe_add_mac,
+};
