@@ -16,7 +16,10 @@ log=$out/wire.log
 ns=sidecore-wire-$$
 tap=tapwire0
 host_ip=10.99.0.254
+# Debian's netperf; the guest image's package when the host has none.
 netperf=$(command -v netperf || echo build/guest/pkgs/netperf/usr/bin/netperf)
+ping=(ping)
+command -v ping >/dev/null || ping=(busybox ping)
 bochs=
 
 cleanup() {
@@ -51,7 +54,8 @@ ip netns add "$ns" &&
 tap_result $? "a tap interface in namespace $ns, $host_ip/24"
 
 : >"$log"
-in_ns tools/run-bochs --e1000 $tap --cpus 3 --mem 1024 --log $log \
+# Not through in_ns: $! must be run-bochs itself, which stops Bochs on SIGTERM.
+ip netns exec "$ns" tools/run-bochs --e1000 $tap --cpus 3 --mem 1024 --log $log \
 	--until "wire: never printed" --timeout 3000 build/test-guests-wire.iso &
 bochs=$!
 
@@ -64,8 +68,24 @@ tap_line $log '\[alpha\] ping: loss 0%' "alpha pings the namespace through the w
 tap_line $log '\[beta\] ping: loss 0%' "beta pings the namespace through the wire, 0% loss"
 
 for ip in 10.99.0.1 10.99.0.2; do
-	in_ns ping -c 3 -i 0.5 -W 10 $ip >$out/ping-$ip.txt 2>&1
+	in_ns "${ping[@]}" -c 3 -W 10 $ip >$out/ping-$ip.txt 2>&1
 	tap_result $? "the namespace pings $ip"
+done
+
+# netserver_answers GUEST_IP: netperf's control connection comes up within a
+# minute (the guest prints "listening" just before netserver starts).
+netserver_answers() {
+	local tries=60
+	until in_ns "$netperf" -H "$1" -t TCP_RR -l 1 -P 0 >/dev/null 2>&1; do
+		tries=$((tries - 1))
+		[ $tries -gt 0 ] || return 1
+		sleep 1
+	done
+}
+
+for ip in 10.99.0.1 10.99.0.2; do
+	netserver_answers $ip
+	tap_result $? "netserver at $ip answers from the namespace"
 done
 
 # run_netperf GUEST_IP TEST: one netperf test from the namespace, 2 s.
