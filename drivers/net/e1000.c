@@ -17,6 +17,7 @@
 
 #include "drivers/net/e1000.h"
 #include "drivers/net/e1000_regs.h"
+#include "drivers/net/rar.h"
 #include "drivers/net/sw_offload.h"
 
 #define E1000_RESET_WAIT_US	10000	/* Linux's e1000 gives it 5 ms */
@@ -58,25 +59,6 @@ static inline void barrier(void)
 	__asm__ __volatile__("" ::: "memory");
 }
 
-static bool mac_usable(const uint8_t mac[ETH_ALEN])
-{
-	static const uint8_t zero[ETH_ALEN];
-
-	return !(mac[0] & 1) && memcmp(mac, zero, ETH_ALEN) != 0;
-}
-
-/* §13, RAL/RAH: the address's first four bytes, then its last two. */
-static uint32_t rar_low(const uint8_t mac[ETH_ALEN])
-{
-	return (uint32_t)mac[0] | (uint32_t)mac[1] << 8 | (uint32_t)mac[2] << 16 |
-	       (uint32_t)mac[3] << 24;
-}
-
-static uint32_t rar_high(const uint8_t mac[ETH_ALEN])
-{
-	return (uint32_t)mac[4] | (uint32_t)mac[5] << 8;
-}
-
 static void write_rar(const struct nic *nic, unsigned int i, const uint8_t mac[ETH_ALEN])
 {
 	/* The entry stops matching before its address changes. */
@@ -114,11 +96,11 @@ static int e1000_alloc(struct nic *nic)
 static int e1000_read_mac(struct nic *nic)
 {
 	uint32_t lo = nic_read(nic, E1000_RAL(0)), hi = nic_read(nic, E1000_RAH(0));
-	uint8_t mac[ETH_ALEN] = { (uint8_t)lo, (uint8_t)(lo >> 8), (uint8_t)(lo >> 16),
-				  (uint8_t)(lo >> 24), (uint8_t)hi, (uint8_t)(hi >> 8) };
+	uint8_t mac[ETH_ALEN];
 
+	rar_mac(lo, hi, mac);
 	/* Bochs clears RAR0 at reset: then the EEPROM is read word by word. */
-	if (!(hi & E1000_RAH_AV) || !mac_usable(mac)) {
+	if (!(hi & E1000_RAH_AV) || !nic_mac_usable(mac)) {
 		for (uint32_t w = 0; w < 3; w++) {
 			uint32_t v;
 
@@ -133,7 +115,7 @@ static int e1000_read_mac(struct nic *nic)
 		}
 		nic_write(nic, E1000_EERD, 0);
 	}
-	if (!mac_usable(mac))
+	if (!nic_mac_usable(mac))
 		return -ENODEV;
 	memcpy(nic->mac, mac, ETH_ALEN);
 	return 0;
@@ -271,7 +253,7 @@ static bool e1000_add_mac(struct nic *nic, const uint8_t mac[ETH_ALEN], unsigned
 {
 	struct e1000_priv *p = nic->priv;
 
-	if (!p || q >= nic->queues || !mac_usable(mac))
+	if (!p || q >= nic->queues || !nic_mac_usable(mac))
 		return false;
 	if (memcmp(mac, nic->mac, ETH_ALEN) == 0)
 		return true;

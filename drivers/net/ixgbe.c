@@ -26,6 +26,8 @@
 
 #include "drivers/net/ixgbe.h"
 #include "drivers/net/ixgbe_regs.h"
+#include "drivers/net/rar.h"
+#include "drivers/net/sw_offload.h"
 
 /* Polling limits, generous against the datasheet's figures. */
 #define IXGBE_RESET_WAIT_US	100000	/* CTRL.RST self-clears within about 1 ms */
@@ -126,24 +128,6 @@ static void put_be16(uint8_t *p, uint16_t v)
 	p[1] = (uint8_t)v;
 }
 
-/* Ones'-complement sum of bytes (RFC 1071), big-endian words, not folded. */
-static uint32_t csum_add(uint32_t sum, const uint8_t *p, uint32_t len)
-{
-	for (; len >= 2; p += 2, len -= 2)
-		sum += get_be16(p);
-	if (len)
-		sum += (uint32_t)p[0] << 8;
-	/* Fold as we go so that any length fits 32 bits. */
-	return (sum & 0xffff) + (sum >> 16);
-}
-
-static uint16_t csum_fold(uint32_t sum)
-{
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)sum;
-}
-
 /* ---- setup ------------------------------------------------------------ */
 
 /*
@@ -225,10 +209,7 @@ static int ixgbe_read_mac(struct nic *nic, struct ixgbe_priv *p)
 
 	if (!(hi & IXGBE_RAH_AV))
 		return -ENODEV;
-	for (unsigned int i = 0; i < 4; i++)
-		nic->mac[i] = (uint8_t)(lo >> (8 * i));
-	nic->mac[4] = (uint8_t)hi;
-	nic->mac[5] = (uint8_t)(hi >> 8);
+	rar_mac(lo, hi, nic->mac);
 	if (nic->mac[0] & 1)
 		return -ENODEV;
 	memcpy(p->rar_mac[0], nic->mac, ETH_ALEN);
@@ -511,10 +492,9 @@ static bool ixgbe_link(struct nic *nic)
 static bool ixgbe_add_mac(struct nic *nic, const uint8_t mac[ETH_ALEN], unsigned int q)
 {
 	struct ixgbe_priv *p = nic->priv;
-	static const uint8_t zero[ETH_ALEN];
 	unsigned int entry = IXGBE_RAR_ENTRIES;
 
-	if (!p || q >= nic->queues || (mac[0] & 1) || !memcmp(mac, zero, ETH_ALEN))
+	if (!p || q >= nic->queues || !nic_mac_usable(mac))
 		return false;
 	for (unsigned int i = 0; i < IXGBE_RAR_ENTRIES; i++) {
 		if (p->rar_valid[i] && !memcmp(p->rar_mac[i], mac, ETH_ALEN)) {
@@ -533,10 +513,8 @@ static bool ixgbe_add_mac(struct nic *nic, const uint8_t mac[ETH_ALEN], unsigned
 	nic_write(nic, IXGBE_MPSAR_LO(entry), q < 32 ? 1u << q : 0);
 	nic_write(nic, IXGBE_MPSAR_HI(entry), q >= 32 ? 1u << (q - 32) : 0);
 	if (!p->rar_valid[entry]) {
-		nic_write(nic, IXGBE_RAL(entry), (uint32_t)mac[0] | (uint32_t)mac[1] << 8 |
-			  (uint32_t)mac[2] << 16 | (uint32_t)mac[3] << 24);
-		nic_write(nic, IXGBE_RAH(entry),
-			  (uint32_t)mac[4] | (uint32_t)mac[5] << 8 | IXGBE_RAH_AV);
+		nic_write(nic, IXGBE_RAL(entry), rar_low(mac));
+		nic_write(nic, IXGBE_RAH(entry), rar_high(mac) | IXGBE_RAH_AV);
 		memcpy(p->rar_mac[entry], mac, ETH_ALEN);
 		p->rar_valid[entry] = true;
 	}
@@ -736,7 +714,7 @@ static bool ixgbe_plan_tso(const struct net_packet *pkt, const struct ixgbe_hdrs
 	uint8_t gso = pkt->hdr.gso_type & (uint8_t)~VIRTIO_NET_HDR_GSO_ECN;
 	uint32_t mss = pkt->hdr.gso_size;
 	uint32_t hdr_len = hd->maclen + hd->iplen + hd->l4len;
-	uint32_t paylen, sum = 0;
+	uint32_t paylen;
 	uint8_t *ip = plan->hdr + hd->maclen;
 
 	if (gso != (hd->ipv4 ? VIRTIO_NET_HDR_GSO_TCPV4 : VIRTIO_NET_HDR_GSO_TCPV6))
@@ -750,12 +728,8 @@ static bool ixgbe_plan_tso(const struct net_packet *pkt, const struct ixgbe_hdrs
 	if (paylen > IXGBE_TXD_PAYLEN_MAX)
 		return false;
 
-	if (hd->ipv4)
-		sum = csum_add(sum, ip + 12, 8);
-	else
-		sum = csum_add(sum, ip + 8, 32);
-	sum += IP_PROTO_TCP;
-	put_be16(plan->hdr + hd->maclen + hd->iplen + 16, csum_fold(sum));
+	put_be16(plan->hdr + hd->maclen + hd->iplen + 16,
+		 sw_csum_fold(sw_csum_pseudo(ip, !hd->ipv4, 0)));
 
 	plan->context = true;
 	plan->vlan_macip_lens = hd->iplen | hd->maclen << IXGBE_TXCTX_MACLEN_SHIFT;
@@ -828,16 +802,6 @@ static bool ixgbe_plan(const struct net_packet *pkt, struct ixgbe_tx_plan *plan)
 	return true;
 }
 
-/* The checksum virtio asked for, over the frame in one buffer. */
-static void ixgbe_sw_csum(uint8_t *frame, uint32_t len, const struct virtio_net_hdr_v1 *h)
-{
-	uint32_t start = h->csum_start;
-	uint16_t c = (uint16_t)~csum_fold(csum_add(0, frame + start, len - start));
-
-	/* As Linux does: 0 would mean "no checksum" to UDP. */
-	put_be16(frame + start + h->csum_offset, c ? c : 0xffff);
-}
-
 /*
  * Reclaims descriptors of frames the NIC is done with: DD written back in
  * the last descriptor of each (§7.2.3.5.x, RS set there only).
@@ -892,8 +856,10 @@ static int ixgbe_tx_fill(struct ixgbe_txq *tx, uint32_t slot, const struct net_p
 		if (k == 0) {
 			/* The headers the plan was made from, not a second read. */
 			memcpy(buf, plan->hdr, plan->hdr_len);
+			/* The checksum virtio asked for, over the frame in one buffer. */
 			if (plan->sw_csum)
-				ixgbe_sw_csum(buf, n, &pkt->hdr);
+				sw_csum_complete(buf + pkt->hdr.csum_start, n - pkt->hdr.csum_start,
+						 buf + pkt->hdr.csum_start + pkt->hdr.csum_offset);
 		}
 		if (k == nbuf - 1)
 			cmd |= IXGBE_TXD_DCMD_EOP | IXGBE_TXD_DCMD_RS;

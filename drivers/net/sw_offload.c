@@ -72,8 +72,7 @@ uint16_t sw_csum_fold(uint32_t sum)
 	return (uint16_t)sum;
 }
 
-/* Completes the checksum at @field over @data..@end, the field's content included. */
-static void csum_complete(uint8_t *start, uint32_t len, uint8_t *field)
+void sw_csum_complete(uint8_t *start, uint32_t len, uint8_t *field)
 {
 	uint16_t csum = (uint16_t)~sw_csum_fold(sw_csum_add(0, start, len));
 
@@ -215,13 +214,11 @@ int sw_offload_begin(struct sw_offload *so, const struct net_packet *pkt)
 	return begin_gso(so, &hdr);
 }
 
-/* The sum of the IPv4 or IPv6 pseudo-header of an L4 segment of @l4_len bytes. */
-static uint32_t pseudo_sum(const struct sw_offload *so, const uint8_t *frame, uint32_t l4_len)
+uint32_t sw_csum_pseudo(const uint8_t *ip, bool ipv6, uint32_t l4_len)
 {
-	const uint8_t *ip = frame + so->l3;
 	uint32_t sum;
 
-	if (so->ipv6) {
+	if (ipv6) {
 		/* RFC 8200 §8.1: addresses, 32-bit length, next header. */
 		sum = sw_csum_add(0, ip + 8, 32);
 		sum = sw_csum_add(sum, (const uint8_t[]){ 0, 0, (uint8_t)(l4_len >> 8),
@@ -270,9 +267,9 @@ static int next_segment(struct sw_offload *so, uint8_t *buf, uint32_t i, unsigne
 	}
 	/* The sender's field held the whole packet's pseudo-header; each frame has its own. */
 	field = l4 + so->csum_offset;
-	put16(field, sw_csum_fold(pseudo_sum(so, buf, l4_len)));
+	put16(field, sw_csum_fold(sw_csum_pseudo(ip, so->ipv6, l4_len)));
 	if (!(flags & SW_OFFLOAD_PARTIAL))
-		csum_complete(l4, l4_len, field);
+		sw_csum_complete(l4, l4_len, field);
 	return (int)len;
 }
 
@@ -291,7 +288,7 @@ int sw_offload_next(struct sw_offload *so, uint8_t *buf, uint32_t cap, unsigned 
 		return -EINVAL;
 	so->next++;
 	if (so->kind == SW_OFFLOAD_CSUM && !(flags & SW_OFFLOAD_PARTIAL))
-		csum_complete(buf + so->csum_start, len - so->csum_start,
-			      buf + so->csum_start + so->csum_offset);
+		sw_csum_complete(buf + so->csum_start, len - so->csum_start,
+				 buf + so->csum_start + so->csum_offset);
 	return (int)len;
 }

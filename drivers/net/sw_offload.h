@@ -121,4 +121,30 @@ uint32_t sw_csum_add(uint32_t sum, const void *data, size_t len);
  */
 uint16_t sw_csum_fold(uint32_t sum);
 
+/**
+ * sw_csum_pseudo() - sum the pseudo-header of a TCP or UDP segment.
+ * @ip: the IPv4 or IPv6 header, which names the L4 protocol
+ * @ipv6: which of the two it is
+ * @l4_len: the segment's length, L4 header on; 0 leaves it out, as a NIC
+ *          that adds each segment's own length wants the seed
+ *
+ * RFC 793 §3.1 (addresses, protocol, length) and RFC 8200 §8.1 (addresses,
+ * 32-bit length, next header); no IPv6 extension header is walked.
+ *
+ * Return: the sum, not yet folded.
+ */
+uint32_t sw_csum_pseudo(const uint8_t *ip, bool ipv6, uint32_t l4_len);
+
+/**
+ * sw_csum_complete() - store the Internet checksum of a byte range.
+ * @start: the first byte summed
+ * @len: bytes summed, the checksum field among them
+ * @field: where the checksum goes, inside the range; what it holds (a
+ *         pseudo-header seed, or 0) is part of the sum
+ *
+ * A checksum that comes out 0 is stored as 0xffff: to UDP, 0 would mean
+ * "no checksum", and TCP does not mind.
+ */
+void sw_csum_complete(uint8_t *start, uint32_t len, uint8_t *field);
+
 #endif

@@ -37,6 +37,17 @@ static const char *config_key_sidecores(struct config *config, const char *value
 	return NULL;
 }
 
+static const char *config_key_sidecore_sibling(struct config *config, const char *value)
+{
+	if (!strcmp(value, "idle"))
+		config->sidecore_sibling = CONFIG_SIBLING_IDLE;
+	else if (!strcmp(value, "vcpu"))
+		config->sidecore_sibling = CONFIG_SIBLING_VCPU;
+	else
+		return "expected idle or vcpu";
+	return NULL;
+}
+
 static const char *config_key_console_baud(struct config *config, const char *value)
 {
 	unsigned int baud;
@@ -106,6 +117,8 @@ static const struct config_global_key {
 	size_t line_offset;	/* of the field recording where the key was set */
 } config_global_keys[] = {
 	{ "sidecores", config_key_sidecores, offsetof(struct config, sidecores_line) },
+	{ "sidecore_sibling", config_key_sidecore_sibling,
+	  offsetof(struct config, sidecore_sibling_line) },
 	{ "console_baud", config_key_console_baud, offsetof(struct config, console_baud_line) },
 	{ "nic", config_key_nic, offsetof(struct config, nic_line) },
 };

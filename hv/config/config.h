@@ -50,6 +50,12 @@ enum config_nic {
 	CONFIG_NIC_PCI,		/* `nic = BB:DD.F`: the function at that PCI address */
 };
 
+/* What a sidecore's SMT sibling does (docs/config.md, `sidecore_sibling`). */
+enum config_sibling {
+	CONFIG_SIBLING_IDLE,	/* nothing: the sidecore has its core to itself */
+	CONFIG_SIBLING_VCPU,	/* it may run a vCPU like any free CPU */
+};
+
 /* The keys of a guest section; they index config_guest.key_line[]. */
 enum config_guest_key {
 	CONFIG_KEY_KERNEL,
@@ -91,6 +97,8 @@ struct config {
 	unsigned int sidecore_cpu[CONFIG_MAX_SIDECORES];	/* CPU numbers */
 	unsigned int sidecore_count;	/* 0: one per node, its first CPU */
 	unsigned int sidecores_line;	/* where `sidecores` was set */
+	enum config_sibling sidecore_sibling;
+	unsigned int sidecore_sibling_line;
 
 	unsigned int console_baud;
 	unsigned int console_baud_line;

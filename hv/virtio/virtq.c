@@ -18,13 +18,17 @@
 #include "virtio/virtq.h"
 
 /*
- * With notifications disabled under EVENT_IDX, avail_event sits one entry
- * behind last_avail_idx. The driver notifies only when an index it publishes
- * equals avail_event, and it can be at most the queue size (32768) ahead of
- * us, so the parked value is safe until we have consumed another
- * 65536 - 32768 entries; re-park well before that.
+ * With notifications disabled under EVENT_IDX, avail_event is parked where
+ * the driver cannot reach it. The driver notifies when avail_event lies in
+ * [old, new), old being its index at its previous notify check and new its
+ * index now (virtio 1.1 §2.6.10.2). We consume while it adds, so old may be
+ * well behind last_avail_idx: parking just behind last_avail_idx catches a
+ * batch we drained halfway. But new is never more than the queue size ahead
+ * of last_avail_idx, so a value the queue size plus the re-park interval
+ * ahead of it stays out of every window until we re-park; only a batch of
+ * more than 65535 minus that many entries between two checks could span it.
  */
-#define AVAIL_EVENT_REPARK	0x4000
+#define AVAIL_EVENT_REPARK	0x1000
 
 void virtq_break(struct virtq *vq, const char *reason, uint64_t detail)
 {
@@ -109,7 +113,8 @@ static int virtq_fetch_avail(struct virtq *vq)
 
 static void virtq_park_avail_event(struct virtq *vq)
 {
-	__atomic_store_n(vq->avail_event, (uint16_t)(vq->last_avail_idx - 1), __ATOMIC_RELAXED);
+	__atomic_store_n(vq->avail_event,
+			 (uint16_t)(vq->last_avail_idx + vq->size + AVAIL_EVENT_REPARK), __ATOMIC_RELAXED);
 	vq->avail_event_base = vq->last_avail_idx;
 }
 

@@ -210,9 +210,10 @@ bool virtq_needs_interrupt(struct virtq *vq);
  * @vq: the queue
  *
  * Without EVENT_IDX this sets VRING_USED_F_NO_NOTIFY. With EVENT_IDX, where
- * used->flags must stay 0 (virtio 1.1 §2.6.10.2), avail_event is parked just
- * behind the entries the driver can still add, so its notify check never
- * fires; virtq_pop() moves it along before the 16-bit index can catch up.
+ * used->flags must stay 0 (virtio 1.1 §2.6.10.2), avail_event is parked
+ * beyond the entries the driver can add before virtq_pop() moves it on, so
+ * its notify check never fires, even for a batch we consume while the
+ * driver is still adding to it.
  */
 void virtq_disable_notify(struct virtq *vq);
 

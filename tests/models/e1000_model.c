@@ -5,6 +5,7 @@
 
 #include "drivers/net/e1000_regs.h"
 #include "tests/models/e1000_model.h"
+#include "tests/models/model_net.h"
 
 #define REG(m, off)	((m)->reg[(off) / 4])
 #define MIN_FRAME	60	/* without FCS */
@@ -20,31 +21,6 @@ static void wr16(uint8_t *p, uint32_t v)
 {
 	p[0] = (uint8_t)(v >> 8);
 	p[1] = (uint8_t)v;
-}
-
-/* The model's own one's complement sum, folded. */
-static uint16_t model_sum(uint32_t sum, const uint8_t *p, uint32_t len)
-{
-	for (uint32_t i = 0; i + 1 < len; i += 2)
-		sum += rd16(p + i);
-	if (len & 1)
-		sum += (uint32_t)p[len - 1] << 8;
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)sum;
-}
-
-/* IEEE 802.3 CRC-32, what the NIC appends when it does not strip it. */
-static uint32_t crc32(const uint8_t *p, uint32_t len)
-{
-	uint32_t crc = 0xffffffffu;
-
-	for (uint32_t i = 0; i < len; i++) {
-		crc ^= p[i];
-		for (int b = 0; b < 8; b++)
-			crc = crc >> 1 ^ (0xedb88320u & -(crc & 1));
-	}
-	return ~crc;
 }
 
 void *e1000_model_dma(struct e1000_model *m, uint64_t bus, size_t len)
@@ -173,7 +149,7 @@ static void rx_checksum(const struct e1000_model *m, const uint8_t *f, uint32_t 
 			return;
 		if (rxcsum & E1000_RXCSUM_IPOFL) {
 			*status |= E1000_RXD_STAT_IPCS;
-			if (model_sum(0, f + l3, ihl) != 0xffff)
+			if (model_net_sum(0, f + l3, ihl) != 0xffff)
 				*errors |= E1000_RXD_ERR_IPE;
 		}
 		if (rd16(f + l3 + 6) & 0x3fff)
@@ -181,14 +157,14 @@ static void rx_checksum(const struct e1000_model *m, const uint8_t *f, uint32_t 
 		l4 = l3 + ihl;
 		proto = f[l3 + 9];
 		l4_len = total - ihl;
-		sum = model_sum(0, f + l3 + 12, 8) + proto + l4_len;
+		sum = model_net_pseudo(f + l3, true, proto, l4_len);
 	} else if (type == ETH_P_IPV6 && len >= l3 + 40 && f[l3] >> 4 == 6) {
 		l4 = l3 + 40;
 		proto = f[l3 + 6];
 		l4_len = rd16(f + l3 + 4);
 		if (len < l4 + l4_len)
 			return;
-		sum = model_sum(0, f + l3 + 8, 32) + proto + l4_len;
+		sum = model_net_pseudo(f + l3, false, proto, l4_len);
 	} else {
 		return;
 	}
@@ -197,7 +173,7 @@ static void rx_checksum(const struct e1000_model *m, const uint8_t *f, uint32_t 
 	if (proto == 17 && rd16(f + l4 + 6) == 0)
 		return;		/* UDP without a checksum */
 	*status |= E1000_RXD_STAT_TCPCS;
-	if (model_sum(sum, f + l4, l4_len) != 0xffff)
+	if (model_net_sum(sum, f + l4, l4_len) != 0xffff)
 		*errors |= E1000_RXD_ERR_TCPE;
 }
 
@@ -230,7 +206,8 @@ bool e1000_model_receive(struct e1000_model *m, const void *frame, uint32_t len)
 	memcpy(f, frame, len);
 	total = len < MIN_FRAME ? MIN_FRAME : len;
 	if (!(rctl & E1000_RCTL_SECRC)) {
-		uint32_t fcs = crc32(f, total);
+		/* What the NIC appends when it does not strip it. */
+		uint32_t fcs = model_net_crc32(f, total);
 
 		memcpy(f + total, &fcs, FCS_LEN);
 		total += FCS_LEN;
@@ -313,7 +290,7 @@ static void insert_csum(uint8_t *f, uint32_t len, uint32_t start, uint32_t end, 
 
 	if (start >= stop || at + 2 > len)
 		return;
-	wr16(f + at, (uint16_t)~model_sum(0, f + start, stop - start));
+	wr16(f + at, (uint16_t)~model_net_sum(0, f + start, stop - start));
 }
 
 static void tx_offload(struct e1000_model *m, uint8_t *f, uint32_t len)
@@ -346,30 +323,14 @@ static void tx_segment(struct e1000_model *m)
 	payload = m->tx_len - hdr;
 	do {
 		uint32_t n = payload - sent < mss ? payload - sent : mss, len = hdr + n;
-		uint8_t *ip = seg + m->ctx.ipcss, *l4 = seg + m->ctx.tucss;
 		uint32_t l4_len = len - m->ctx.tucss;
 
 		memcpy(seg, m->tx_buf, hdr);
 		memcpy(seg + hdr, m->tx_buf + hdr + sent, n);
-		if (m->ctx.ipv4) {
-			wr16(ip + 2, len - m->ctx.ipcss);
-			wr16(ip + 4, rd16(ip + 4) + i);
-		} else {
-			wr16(ip + 4, len - m->ctx.ipcss - 40);
-		}
-		if (m->ctx.tcp) {
-			uint32_t seq = (uint32_t)rd16(l4 + 4) << 16 | rd16(l4 + 6);
-
-			seq += sent;
-			wr16(l4 + 4, seq >> 16);
-			wr16(l4 + 6, seq);
-			if (sent + n < payload)
-				l4[13] &= (uint8_t)~0x09;	/* FIN, PSH */
-		} else {
-			wr16(l4 + 4, l4_len);
-		}
+		model_net_tso_headers(seg, len, m->ctx.ipcss, m->ctx.ipv4, m->ctx.tucss, m->ctx.tcp, i,
+				      sent, sent + n == payload);
 		if (m->tx_popts & E1000_TXD_POPTS_TXSM && m->ctx.tucso + 2u <= hdr)
-			wr16(seg + m->ctx.tucso, model_sum(rd16(seg + m->ctx.tucso), (const uint8_t[]){
+			wr16(seg + m->ctx.tucso, model_net_sum(rd16(seg + m->ctx.tucso), (const uint8_t[]){
 				(uint8_t)(l4_len >> 8), (uint8_t)l4_len }, 2));
 		tx_offload(m, seg, len);
 		wire_put(m, seg, len);

@@ -15,6 +15,7 @@
 
 #include "drivers/net/ixgbe_regs.h"
 #include "tests/models/ixgbe_model.h"
+#include "tests/models/model_net.h"
 
 #define MODEL_QUEUES		64	/* queue registers modelled: 0-63 */
 #define MODEL_BUS_BASE		0x200000000ull
@@ -104,21 +105,10 @@ static uint16_t be16(const uint8_t *p)
 	return (uint16_t)(p[0] << 8 | p[1]);
 }
 
-static uint32_t be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
 static void wr16(uint8_t *p, uint16_t v)
 {
 	p[0] = (uint8_t)(v >> 8);
 	p[1] = (uint8_t)v;
-}
-
-static void wr32(uint8_t *p, uint32_t v)
-{
-	wr16(p, (uint16_t)(v >> 16));
-	wr16(p + 2, (uint16_t)v);
 }
 
 static uint64_t ld64(const uint8_t *p)
@@ -132,36 +122,6 @@ static uint64_t ld64(const uint8_t *p)
 static void st64(uint8_t *p, uint64_t v)
 {
 	memcpy(p, &v, 8);
-}
-
-/* RFC 1071 sum, not yet complemented. */
-static uint32_t sum16(uint32_t sum, const uint8_t *p, size_t len)
-{
-	for (; len >= 2; p += 2, len -= 2)
-		sum += be16(p);
-	if (len)
-		sum += (uint32_t)p[0] << 8;
-	return sum;
-}
-
-static uint16_t fold(uint64_t sum)
-{
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)sum;
-}
-
-/* IEEE 802.3 CRC-32, for frames the MAC is told not to strip it from. */
-static uint32_t crc32_eth(const uint8_t *p, size_t len)
-{
-	uint32_t crc = 0xffffffffu;
-
-	for (size_t i = 0; i < len; i++) {
-		crc ^= p[i];
-		for (int b = 0; b < 8; b++)
-			crc = (crc >> 1) ^ (0xedb88320u & -(crc & 1));
-	}
-	return ~crc;
 }
 
 void *ixgbe_model_dma(struct ixgbe_model *m, uint64_t bus, size_t len)
@@ -575,7 +535,7 @@ static void model_wire_put(struct ixgbe_model *m, unsigned int q, const uint8_t 
 static void model_ipv4_csum(uint8_t *ip, uint32_t iplen)
 {
 	wr16(ip + 10, 0);
-	wr16(ip + 10, (uint16_t)~fold(sum16(0, ip, iplen)));
+	wr16(ip + 10, (uint16_t)~model_net_sum(0, ip, iplen));
 }
 
 /*
@@ -593,7 +553,7 @@ static void model_tso(struct ixgbe_model *m, unsigned int q, const uint8_t *f, u
 	uint32_t hlen = maclen + iplen + l4len;
 	bool ipv4 = c->type_tucmd & IXGBE_TXCTX_TUCMD_IPV4;
 	uint8_t seg[IXGBE_MODEL_WIRE_MAX];
-	uint32_t seq0, id0 = 0, tcp = maclen + iplen;
+	uint32_t tcp = maclen + iplen;
 	uint16_t seed;
 
 	if ((c->type_tucmd & IXGBE_TXCTX_TUCMD_L4T_MASK) != IXGBE_TXCTX_TUCMD_L4T_TCP ||
@@ -607,32 +567,19 @@ static void model_tso(struct ixgbe_model *m, unsigned int q, const uint8_t *f, u
 			    hlen, paylen, mss);
 		return;
 	}
-	seq0 = be32(f + tcp + 4);
 	seed = be16(f + tcp + 16);
-	if (ipv4)
-		id0 = be16(f + maclen + 4);
 	for (uint32_t off = 0, k = 0; off < paylen; off += mss, k++) {
 		uint32_t n = paylen - off < mss ? paylen - off : mss;
-		bool last = off + n == paylen;
-		uint8_t *ip = seg + maclen, *th = seg + tcp;
+		uint8_t *th = seg + tcp;
 
 		memcpy(seg, f, hlen);
 		memcpy(seg + hlen, f + hlen + off, n);
-		if (ipv4) {
-			wr16(ip + 2, (uint16_t)(iplen + l4len + n));
-			wr16(ip + 4, (uint16_t)(id0 + k));
-			if (popts & IXGBE_TXD_POPTS_IXSM)
-				model_ipv4_csum(ip, iplen);
-		} else {
-			/* IPLEN beyond 40 is extension headers, part of the payload length. */
-			wr16(ip + 4, (uint16_t)(iplen - 40 + l4len + n));
-		}
-		wr32(th + 4, seq0 + off);
 		/* Default DTXTCPFLGL/H: FIN and PSH only in the last segment. */
-		if (!last)
-			th[13] &= (uint8_t)~0x09;
+		model_net_tso_headers(seg, hlen + n, maclen, ipv4, tcp, true, k, off, off + n == paylen);
+		if (ipv4 && (popts & IXGBE_TXD_POPTS_IXSM))
+			model_ipv4_csum(seg + maclen, iplen);
 		wr16(th + 16, 0);
-		wr16(th + 16, (uint16_t)~fold(sum16((uint32_t)seed + l4len + n, th, l4len + n)));
+		wr16(th + 16, (uint16_t)~model_net_sum((uint32_t)seed + l4len + n, th, l4len + n));
 		model_wire_put(m, q, seg, hlen + n, fcs);
 	}
 }
@@ -666,7 +613,7 @@ static void model_csum(struct ixgbe_model *m, unsigned int q, uint8_t *f, uint32
 			return;
 		}
 		/* The field holds the pseudo-header sum; the NIC sums it in with the rest. */
-		sum = (uint16_t)~fold(sum16(0, f + l4, len - l4));
+		sum = (uint16_t)~model_net_sum(0, f + l4, len - l4);
 		if (l4t == IXGBE_TXCTX_TUCMD_L4T_UDP && sum == 0)
 			sum = 0xffff;
 		wr16(f + l4 + field, sum);
@@ -857,7 +804,7 @@ static void model_rx_parse(const uint8_t *f, uint32_t len, uint32_t *staterr, ui
 		ipv4 = true;
 		*pkttype |= IXGBE_RXWB_PKTTYPE_IPV4;
 		*staterr |= IXGBE_RXWB_STAT_IPCS;
-		if (fold(sum16(0, f + off, ihl)) != 0xffff)
+		if (model_net_sum(0, f + off, ihl) != 0xffff)
 			*staterr |= IXGBE_RXWB_ERR_IPE;
 		/* No L4 checksum for fragments. */
 		if (be16(f + off + 6) & 0x3fff)
@@ -887,10 +834,9 @@ static void model_rx_parse(const uint8_t *f, uint32_t len, uint32_t *staterr, ui
 	if (proto == 17 && ipv4 && be16(f + l4 + 6) == 0)
 		return;
 	/* The pseudo-header: addresses (off is still the IP header), protocol, length. */
-	sum = ipv4 ? sum16(0, f + off + 12, 8) : sum16(0, f + off + 8, 32);
-	sum = sum16(sum + proto + l4len, f + l4, l4len);
+	sum = model_net_pseudo(f + off, ipv4, proto, l4len);
 	*staterr |= IXGBE_RXWB_STAT_L4CS | (proto == 17 ? IXGBE_RXWB_STAT_UDPCS : 0);
-	if (fold(sum) != 0xffff)
+	if (model_net_sum(sum, f + l4, l4len) != 0xffff)
 		*staterr |= IXGBE_RXWB_ERR_L4E;
 }
 
@@ -921,7 +867,7 @@ static bool model_rx_queue(struct ixgbe_model *m, unsigned int q, const uint8_t 
 		model_error(m, "HLREG0.RXCRCSTRP and RDRXCTL.CRCSTRIP disagree");
 	memcpy(data, f, len);
 	if (!strip_hl) {
-		uint32_t crc = crc32_eth(f, len);
+		uint32_t crc = model_net_crc32(f, len);
 
 		memcpy(data + len, &crc, FCS_LEN);
 		dlen += FCS_LEN;

@@ -73,6 +73,8 @@ static void test_defaults(void **state)
 	assert_int_equal(config.console_baud_line, 0);
 	assert_int_equal(config.sidecore_count, 0);
 	assert_int_equal(config.sidecores_line, 0);
+	assert_int_equal(config.sidecore_sibling, CONFIG_SIBLING_IDLE);
+	assert_int_equal(config.sidecore_sibling_line, 0);
 	assert_int_equal(config.guest_count, 0);
 }
 
@@ -188,6 +190,21 @@ static void test_sidecores_errors(void **state)
 	assert_int_equal(CONFIG_MAX_SIDECORES, NET_MAX_SIDECORES);
 	assert_int_equal(parse("sidecores = 7,6,5,4,3,2,1,0\n"), 0);
 	assert_int_equal(config.sidecore_count, NET_MAX_SIDECORES);
+}
+
+static void test_sidecore_sibling(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("\nsidecore_sibling = vcpu\n"), 0);
+	assert_int_equal(config.sidecore_sibling, CONFIG_SIBLING_VCPU);
+	assert_int_equal(config.sidecore_sibling_line, 2);
+	assert_int_equal(parse("sidecore_sibling = idle\n"), 0);
+	assert_int_equal(config.sidecore_sibling, CONFIG_SIBLING_IDLE);
+	assert_one_error("sidecore_sibling = busy\n",
+			 "config line 1: key 'sidecore_sibling': expected idle or vcpu");
+	assert_int_equal(config.sidecore_sibling, CONFIG_SIBLING_IDLE);
+	assert_one_error(GOOD_GUEST("a") "sidecore_sibling = vcpu\n",
+			 "config line 4: key 'sidecore_sibling': is a global key");
 }
 
 static void test_console_baud(void **state)
@@ -807,6 +824,7 @@ int main(void)
 		cmocka_unit_test(test_no_final_newline),
 		cmocka_unit_test(test_sidecores),
 		cmocka_unit_test(test_sidecores_errors),
+		cmocka_unit_test(test_sidecore_sibling),
 		cmocka_unit_test(test_console_baud),
 		cmocka_unit_test(test_nic),
 		cmocka_unit_test(test_nic_errors),

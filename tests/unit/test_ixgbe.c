@@ -25,7 +25,7 @@
 #include "drivers/net/ixgbe.h"
 #include "drivers/net/ixgbe_regs.h"
 #include "tests/models/ixgbe_model.h"
-#include "tests/unit/support/pkt_build.h"
+#include "tests/unit/support/test_packets.h"
 
 #define QUEUES		2
 #define ARENA_BYTES	(8u << 20)
@@ -274,27 +274,22 @@ static void test_thousand_rx(void **state)
  * One GSO frame as the guest hands it: NEEDS_CSUM with the full-length
  * pseudo-header seed, in 4000-byte segments.
  */
-static struct net_packet gso_packet(struct fixture *f, const struct pkt_spec *s, uint32_t mss,
+static struct net_packet gso_packet(struct fixture *f, const struct tp_spec *s, uint32_t mss,
 				    uint8_t gso_type)
 {
-	struct pkt_layout l = pkt_layout_of(s);
-	uint32_t len = (uint32_t)pkt_build(f->buf, sizeof(f->buf), s);
-	struct net_packet pkt = { .len = len };
+	uint32_t len = tp_build(f->buf, s);
+	struct net_packet pkt;
+	struct tp_frame l;
 
-	assert_true(len > 0);
-	pkt_seed_partial(f->buf, len, s);
-	for (uint32_t off = 0; off < len; off += 4000) {
-		uint32_t n = len - off < 4000 ? len - off : 4000;
-
-		pkt.segment[pkt.count++] = (struct net_segment){ f->buf + off, n };
-	}
-	pkt.hdr.flags = VIRTIO_NET_HDR_F_NEEDS_CSUM;
+	assert_true(len <= sizeof(f->buf));
+	tp_layout(s, &l);
+	tp_packet_pieces(&pkt, f->buf, len, 4000);
+	/* The seed and NEEDS_CSUM; the GSO fields are the test's, right or wrong. */
+	tp_make_partial(f->buf, len, &pkt.hdr, 0);
+	assert_int_equal(pkt.hdr.flags, VIRTIO_NET_HDR_F_NEEDS_CSUM);
 	pkt.hdr.gso_type = gso_type;
 	pkt.hdr.gso_size = (uint16_t)mss;
-	pkt.hdr.hdr_len = (uint16_t)l.payload;
-	pkt.hdr.csum_start = (uint16_t)l.l4;
-	pkt.hdr.csum_offset = 16;
-	net_packet_snapshot(&pkt);
+	pkt.hdr.hdr_len = (uint16_t)l.data;
 	return pkt;
 }
 
@@ -305,45 +300,45 @@ static struct net_packet gso_packet(struct fixture *f, const struct pkt_spec *s,
  */
 static void tso_case(struct fixture *f, bool ipv6, bool vlan)
 {
-	struct pkt_spec s = {
-		.ipv6 = ipv6, .vlan = vlan, .proto = PKT_PROTO_TCP, .tcp_options = true,
+	struct tp_spec s = {
+		.ipv6 = ipv6, .vlan = vlan, .tcp_opts = 12,
 		.seq = 0xffff0000u, .ip_id = 0xffe0,	/* both wrap along the way */
-		.tcp_flags = PKT_TCP_ACK | PKT_TCP_PSH | PKT_TCP_FIN,
+		.tcp_flags = TP_TCP_ACK | TP_TCP_PSH | TP_TCP_FIN,
 	};
-	struct pkt_layout l;
+	struct tp_frame l;
 	uint32_t mss, hdr, segs;
 	struct net_packet pkt;
 	static uint8_t expect[IXGBE_BUF_SIZE];
 
 	memcpy(s.dst, mac_peer, ETH_ALEN);
 	memcpy(s.src, mac_a, ETH_ALEN);
-	l = pkt_layout_of(&s);
-	hdr = l.payload;
-	s.payload_len = NET_FRAME_MAX - hdr;
-	if (!ipv6 && s.payload_len > 65535 - 20 - 32)
-		s.payload_len = 65535 - 20 - 32;	/* IPv4 total length */
+	tp_layout(&s, &l);
+	hdr = l.data;
+	s.payload = NET_FRAME_MAX - hdr;
+	if (!ipv6 && s.payload > 65535 - 20 - 32)
+		s.payload = 65535 - 20 - 32;	/* IPv4 total length */
 	mss = NET_MTU - (ipv6 ? 40 : 20) - 32;
 	pkt = gso_packet(f, &s, mss, ipv6 ? VIRTIO_NET_HDR_GSO_TCPV6 : VIRTIO_NET_HDR_GSO_TCPV4);
 	assert_true(pkt.len > 65000);
 	assert_true(f->nic.ops->tx(&f->nic, 0, &pkt));
 
-	segs = (s.payload_len + mss - 1) / mss;
+	segs = (s.payload + mss - 1) / mss;
 	assert_int_equal(ixgbe_model_wire_count(f->m), segs);
 	for (uint32_t k = 0; k < segs; k++) {
-		struct pkt_spec seg = s;
+		struct tp_spec seg = s;
 		bool last = k == segs - 1;
 
-		seg.payload_offset = k * mss;
-		seg.payload_len = last ? s.payload_len - k * mss : mss;
+		seg.offset = k * mss;
+		seg.payload = last ? s.payload - k * mss : mss;
 		seg.seq = s.seq + k * mss;
 		seg.ip_id = (uint16_t)(s.ip_id + k);
-		seg.tcp_flags = last ? s.tcp_flags : PKT_TCP_ACK;
-		assert_int_equal(pkt_build(expect, sizeof(expect), &seg), hdr + seg.payload_len);
+		seg.tcp_flags = last ? s.tcp_flags : TP_TCP_ACK;
+		assert_int_equal(tp_build(expect, &seg), hdr + seg.payload);
 
 		assert_true(ixgbe_model_wire_pop(f->m, &f->wire));
-		assert_int_equal(f->wire.len, hdr + seg.payload_len);
+		assert_int_equal(f->wire.len, hdr + seg.payload);
 		assert_true(f->wire.len <= ETH_HLEN + (vlan ? NET_VLAN_HLEN : 0) + NET_MTU);
-		assert_true(pkt_check(f->wire.data, f->wire.len));
+		assert_true(tp_checksums_ok(f->wire.data, f->wire.len));
 		assert_memory_equal(f->wire.data, expect, f->wire.len);
 	}
 	assert_int_equal(f->nic.stats[0].tx_packets, segs);
@@ -369,16 +364,16 @@ static void test_tso_vlan(void **state)
 static void test_gso_refused(void **state)
 {
 	struct fixture *f = *state;
-	struct pkt_spec s = { .proto = PKT_PROTO_UDP, .payload_len = 8000 };
+	struct tp_spec s = { .udp = true, .payload = 8000 };
 	struct net_packet pkt;
 
 	memcpy(s.dst, mac_peer, ETH_ALEN);
 	memcpy(s.src, mac_a, ETH_ALEN);
 	pkt = gso_packet(f, &s, 1472, VIRTIO_NET_HDR_GSO_UDP);
-	pkt.hdr.csum_offset = 6;
+	assert_int_equal(pkt.hdr.csum_offset, 6);
 	assert_false(f->nic.ops->tx(&f->nic, 0, &pkt));
 
-	s.proto = PKT_PROTO_TCP;
+	s.udp = false;
 	pkt = gso_packet(f, &s, 1460, VIRTIO_NET_HDR_GSO_TCPV6);	/* an IPv4 frame */
 	assert_false(f->nic.ops->tx(&f->nic, 0, &pkt));
 	pkt = gso_packet(f, &s, 1461, VIRTIO_NET_HDR_GSO_TCPV4);	/* 1501-byte packets */
@@ -395,45 +390,46 @@ static void test_gso_refused(void **state)
 /* --- checksum offload ----------------------------------------------------- */
 
 /* Sends a NEEDS_CSUM frame; the wire must carry exactly the reference frame. */
-static void csum_case(struct fixture *f, const struct pkt_spec *s)
+static void csum_case(struct fixture *f, const struct tp_spec *s)
 {
 	static uint8_t expect[IXGBE_BUF_SIZE];
-	struct pkt_layout l = pkt_layout_of(s);
-	uint32_t len = (uint32_t)pkt_build(expect, sizeof(expect), s);
+	uint32_t len = tp_build(expect, s);
+	struct tp_frame l;
 	struct net_packet pkt;
 
+	tp_layout(s, &l);
 	memcpy(f->buf, expect, len);
-	pkt_seed_partial(f->buf, len, s);
 	pkt = one_segment(f->buf, len);
-	pkt.hdr.flags = VIRTIO_NET_HDR_F_NEEDS_CSUM;
-	pkt.hdr.csum_start = (uint16_t)l.l4;
-	pkt.hdr.csum_offset = s->proto == PKT_PROTO_TCP ? 16 : 6;
+	tp_make_partial(f->buf, len, &pkt.hdr, 0);
+	assert_int_equal(pkt.hdr.flags, VIRTIO_NET_HDR_F_NEEDS_CSUM);
+	assert_int_equal(pkt.hdr.csum_start, l.l4);
+	assert_int_equal(pkt.hdr.csum_offset, s->udp ? 6 : 16);
 	assert_true(f->nic.ops->tx(&f->nic, 1, &pkt));
 	assert_true(ixgbe_model_wire_pop(f->m, &f->wire));
 	assert_int_equal(f->wire.len, len);
-	assert_true(pkt_check(f->wire.data, f->wire.len));
+	assert_true(tp_checksums_ok(f->wire.data, f->wire.len));
 	assert_memory_equal(f->wire.data, expect, len);
 }
 
 static void test_tx_csum_offload(void **state)
 {
 	struct fixture *f = *state;
-	struct pkt_spec s = { .proto = PKT_PROTO_TCP, .payload_len = 1000, .seq = 7 };
+	struct tp_spec s = { .payload = 1000, .seq = 7 };
 
 	memcpy(s.dst, mac_peer, ETH_ALEN);
 	memcpy(s.src, mac_b, ETH_ALEN);
 	csum_case(f, &s);
-	s.proto = PKT_PROTO_UDP;
+	s.udp = true;
 	csum_case(f, &s);
 	s.ipv6 = true;
 	csum_case(f, &s);
-	s.proto = PKT_PROTO_TCP;
-	s.tcp_options = true;
-	s.payload_len = 1500 - 40 - 32;
+	s.udp = false;
+	s.tcp_opts = 12;
+	s.payload = 1500 - 40 - 32;
 	csum_case(f, &s);
 	s.vlan = true;
 	s.ipv6 = false;
-	s.payload_len = 1;
+	s.payload = 1;
 	csum_case(f, &s);
 	assert_int_equal(f->nic.stats[1].tx_packets, 5);
 }
@@ -449,7 +445,7 @@ static void test_tx_csum_software(void **state)
 
 	f->buf[24] = f->buf[25] = 0;
 	memcpy(expect, f->buf, len);
-	c = pkt_csum(expect + 20, len - 20);
+	c = (uint16_t)~tp_sum(0, expect + 20, len - 20);
 	expect[24] = (uint8_t)(c >> 8);
 	expect[25] = (uint8_t)c;
 	pkt = one_segment(f->buf, len);
@@ -459,7 +455,7 @@ static void test_tx_csum_software(void **state)
 	assert_true(f->nic.ops->tx(&f->nic, 0, &pkt));
 	assert_true(ixgbe_model_wire_pop(f->m, &f->wire));
 	assert_memory_equal(f->wire.data, expect, len);
-	assert_int_equal(pkt_csum(f->wire.data + 20, len - 20), 0);
+	assert_int_equal(tp_sum(0, f->wire.data + 20, len - 20), 0xffff);
 
 	/* The sender's frame is left as it was. */
 	assert_int_equal(f->buf[24], 0);
@@ -520,21 +516,21 @@ static void test_tx_short_padded(void **state)
 static void test_rx_csum(void **state)
 {
 	struct fixture *f = *state;
-	struct pkt_spec s = { .proto = PKT_PROTO_TCP, .payload_len = 500 };
+	struct tp_spec s = { .payload = 500 };
 	uint32_t len;
 
 	memcpy(s.dst, mac_a, ETH_ALEN);
 	memcpy(s.src, mac_peer, ETH_ALEN);
-	len = (uint32_t)pkt_build(f->buf, sizeof(f->buf), &s);
+	len = tp_build(f->buf, &s);
 	assert_int_equal(ixgbe_model_receive(f->m, f->buf, len), 1);
 	s.ipv6 = true;
-	s.proto = PKT_PROTO_UDP;
-	len = (uint32_t)pkt_build(f->buf, sizeof(f->buf), &s);
+	s.udp = true;
+	len = tp_build(f->buf, &s);
 	assert_int_equal(ixgbe_model_receive(f->m, f->buf, len), 1);
 	f->buf[len - 1] ^= 0x40;		/* a bad UDP checksum */
 	assert_int_equal(ixgbe_model_receive(f->m, f->buf, len), 1);
 	s.ipv6 = false;
-	len = (uint32_t)pkt_build(f->buf, sizeof(f->buf), &s);
+	len = tp_build(f->buf, &s);
 	f->buf[14 + 10] ^= 1;			/* a bad IPv4 header checksum */
 	assert_int_equal(ixgbe_model_receive(f->m, f->buf, len), 1);
 	len = plain_frame(f->buf, mac_a, mac_peer, 100, 0);	/* not IP */
@@ -657,7 +653,7 @@ static void test_link_down_up(void **state)
 static void test_tx_ring_full(void **state)
 {
 	struct fixture *f = *state;
-	struct pkt_spec s = { .proto = PKT_PROTO_TCP, .payload_len = 20000 };
+	struct tp_spec s = { .payload = 20000 };
 	unsigned int sent = 0, refused = 0, n = 0;
 	struct net_packet pkt;
 
@@ -706,7 +702,7 @@ static void test_tx_ring_full(void **state)
 static void test_tx_ring_full_tso(void **state)
 {
 	struct fixture *f = *state;
-	struct pkt_spec s = { .proto = PKT_PROTO_TCP, .payload_len = 60000 };
+	struct tp_spec s = { .payload = 60000 };
 	unsigned int sent = 0, per_frame;
 	struct net_packet pkt;
 

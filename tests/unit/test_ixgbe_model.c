@@ -3,7 +3,7 @@
  * test_ixgbe_model.c - the 82599 model (tests/models/ixgbe_model.c) on its
  * own, driven register by register as the datasheet describes: the reset
  * handshake, queue enables, link, TSO and checksum insertion checked
- * against frames built independently (tests/unit/support/pkt_build.c),
+ * against frames built independently (tests/unit/support/test_packets.c),
  * descriptor rules, the receive filters and pools, write-back fields, drops
  * without descriptors and the clear-on-read counters.
  */
@@ -18,7 +18,7 @@
 
 #include "drivers/net/ixgbe_regs.h"
 #include "tests/models/ixgbe_model.h"
-#include "tests/unit/support/pkt_build.h"
+#include "tests/unit/support/test_packets.h"
 
 #define RING		64
 #define BUF		2048
@@ -266,21 +266,16 @@ static unsigned int put_frame(struct fixture *f, uint32_t len, const uint32_t *p
 }
 
 /* The pseudo-header sum without the length, as §7.2.4 wants it for TSO. */
-static void seed_without_length(uint8_t *frame, const struct pkt_spec *s)
+static void seed_without_length(uint8_t *frame, const struct tp_spec *s)
 {
-	struct pkt_layout l = pkt_layout_of(s);
-	const uint8_t *ip = frame + l.l3;
-	uint32_t sum = 0;
+	struct tp_frame l;
+	const uint8_t *ip;
+	uint16_t sum;
 
-	if (s->ipv6)
-		for (unsigned int i = 8; i < 40; i += 2)
-			sum += (uint32_t)(ip[i] << 8 | ip[i + 1]);
-	else
-		for (unsigned int i = 12; i < 20; i += 2)
-			sum += (uint32_t)(ip[i] << 8 | ip[i + 1]);
-	sum += s->proto;
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
+	tp_layout(s, &l);
+	ip = frame + l.l3;
+	sum = s->ipv6 ? tp_sum(0, ip + 8, 32) : tp_sum(0, ip + 12, 8);
+	sum = tp_sum(sum, (const uint8_t[]){ 0, 6 }, 2);	/* TCP */
 	frame[l.l4 + 16] = (uint8_t)(sum >> 8);
 	frame[l.l4 + 17] = (uint8_t)sum;
 }
@@ -288,22 +283,22 @@ static void seed_without_length(uint8_t *frame, const struct pkt_spec *s)
 static void tso_case(struct fixture *f, bool ipv6, uint32_t payload, uint32_t mss)
 {
 	static const uint32_t pieces[] = { 100, 1000, BUF, 7, BUF, BUF, BUF, BUF, 0 };
-	struct pkt_spec s = { .ipv6 = ipv6, .proto = PKT_PROTO_TCP, .tcp_options = true,
-			      .payload_len = payload, .seq = 0xfffffc00u, .ip_id = 0xfffe,
-			      .tcp_flags = PKT_TCP_ACK | PKT_TCP_PSH | PKT_TCP_FIN };
-	struct pkt_layout l;
+	struct tp_spec s = { .ipv6 = ipv6, .tcp_opts = 12, .payload = payload,
+			     .seq = 0xfffffc00u, .ip_id = 0xfffe,
+			     .tcp_flags = TP_TCP_ACK | TP_TCP_PSH | TP_TCP_FIN };
+	struct tp_frame l;
 	uint32_t len, segs = (payload + mss - 1) / mss;
 	unsigned int next;
 	uint8_t expect[BUF];
 
 	memcpy(s.dst, mac_peer, ETH_ALEN);
 	memcpy(s.src, mac_a, ETH_ALEN);
-	l = pkt_layout_of(&s);
-	len = (uint32_t)pkt_build(f->frame, sizeof(f->frame), &s);
+	tp_layout(&s, &l);
+	len = tp_build(f->frame, &s);
 	seed_without_length(f->frame, &s);
 	next = put_frame(f, len, pieces, (l.l4 - l.l3) | l.l3 << IXGBE_TXCTX_MACLEN_SHIFT,
 			 IXGBE_TXCTX_TUCMD_L4T_TCP | (ipv6 ? 0 : IXGBE_TXCTX_TUCMD_IPV4),
-			 mss << IXGBE_TXCTX_MSS_SHIFT | (l.payload - l.l4) << IXGBE_TXCTX_L4LEN_SHIFT,
+			 mss << IXGBE_TXCTX_MSS_SHIFT | (l.data - l.l4) << IXGBE_TXCTX_L4LEN_SHIFT,
 			 IXGBE_TXD_DCMD_TSE, payload << IXGBE_TXD_PAYLEN_SHIFT | IXGBE_TXD_CC |
 			 IXGBE_TXD_POPTS_TXSM | (ipv6 ? 0 : IXGBE_TXD_POPTS_IXSM));
 	wr(f, IXGBE_TDT(0), next);
@@ -313,15 +308,15 @@ static void tso_case(struct fixture *f, bool ipv6, uint32_t payload, uint32_t ms
 
 	assert_int_equal(ixgbe_model_wire_count(f->m), segs);
 	for (uint32_t k = 0; k < segs; k++) {
-		struct pkt_spec seg = s;
+		struct tp_spec seg = s;
 		bool last = k == segs - 1;
 
-		seg.payload_offset = k * mss;
-		seg.payload_len = last ? payload - k * mss : mss;
+		seg.offset = k * mss;
+		seg.payload = last ? payload - k * mss : mss;
 		seg.seq = s.seq + k * mss;
 		seg.ip_id = (uint16_t)(s.ip_id + k);
-		seg.tcp_flags = last ? s.tcp_flags : PKT_TCP_ACK;
-		len = (uint32_t)pkt_build(expect, sizeof(expect), &seg);
+		seg.tcp_flags = last ? s.tcp_flags : TP_TCP_ACK;
+		len = tp_build(expect, &seg);
 		assert_true(ixgbe_model_wire_pop(f->m, &f->wire));
 		assert_int_equal(f->wire.len, len);
 		assert_true(f->wire.fcs);
@@ -349,20 +344,22 @@ static void test_tx_checksums(void **state)
 {
 	static const uint32_t split[] = { 30, 0 };
 	struct fixture *f = *state;
-	struct pkt_spec s = { .proto = PKT_PROTO_UDP, .payload_len = 333, .ip_id = 9 };
+	struct tp_spec s = { .udp = true, .payload = 333, .ip_id = 9 };
+	struct virtio_net_hdr_v1 hdr;
 	uint8_t expect[BUF];
-	struct pkt_layout l;
+	struct tp_frame l;
 	uint32_t len;
 	unsigned int next;
 
 	tx_setup(f);
 	memcpy(s.dst, mac_peer, ETH_ALEN);
 	memcpy(s.src, mac_b, ETH_ALEN);
-	l = pkt_layout_of(&s);
-	len = (uint32_t)pkt_build(expect, sizeof(expect), &s);
+	tp_layout(&s, &l);
+	len = tp_build(expect, &s);
 	/* UDP with the pseudo-header seed, IPv4 header checksum zeroed: the NIC fills both. */
 	memcpy(f->frame, expect, len);
-	pkt_seed_partial(f->frame, len, &s);
+	tp_make_partial(f->frame, len, &hdr, 0);
+	assert_int_equal(hdr.csum_start, l.l4);
 	f->frame[l.l3 + 10] = f->frame[l.l3 + 11] = 0;
 	next = put_frame(f, len, split, 20 | 14 << IXGBE_TXCTX_MACLEN_SHIFT,
 			 IXGBE_TXCTX_TUCMD_L4T_UDP | IXGBE_TXCTX_TUCMD_IPV4, 0, 0,
@@ -501,18 +498,18 @@ static uint64_t wb_hi(struct fixture *f, unsigned int p, unsigned int i)
 	return v;
 }
 
-static uint32_t build(struct fixture *f, const uint8_t dst[ETH_ALEN], struct pkt_spec *s)
+static uint32_t build(struct fixture *f, const uint8_t dst[ETH_ALEN], struct tp_spec *s)
 {
 	memcpy(s->dst, dst, ETH_ALEN);
 	memcpy(s->src, mac_peer, ETH_ALEN);
-	return (uint32_t)pkt_build(f->frame, sizeof(f->frame), s);
+	return tp_build(f->frame, s);
 }
 
 static void test_rx_pools(void **state)
 {
 	struct fixture *f = *state;
 	const uint8_t bcast[ETH_ALEN] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
-	struct pkt_spec s = { .proto = PKT_PROTO_TCP, .payload_len = 100 };
+	struct tp_spec s = { .payload = 100 };
 	uint32_t len;
 	uint64_t wb;
 
@@ -537,7 +534,7 @@ static void test_rx_pools(void **state)
 
 	/* B to pool 1 only, a bad checksum reported. */
 	s.ipv6 = true;
-	s.proto = PKT_PROTO_UDP;
+	s.udp = true;
 	len = build(f, mac_b, &s);
 	f->frame[len - 1] ^= 1;
 	assert_int_equal(ixgbe_model_receive(f->m, f->frame, len), 1);
@@ -580,7 +577,7 @@ static void test_rx_pools(void **state)
 static void test_rx_no_descriptors(void **state)
 {
 	struct fixture *f = *state;
-	struct pkt_spec s = { .proto = PKT_PROTO_UDP, .payload_len = 10 };
+	struct tp_spec s = { .udp = true, .payload = 10 };
 	uint32_t len;
 
 	for (int drop_en = 1; drop_en >= 0; drop_en--) {
@@ -602,7 +599,7 @@ static void test_rx_no_descriptors(void **state)
 static void test_rx_filters(void **state)
 {
 	struct fixture *f = *state;
-	struct pkt_spec s = { .proto = PKT_PROTO_TCP, .payload_len = 3000 };
+	struct tp_spec s = { .payload = 3000 };
 	uint32_t len;
 	uint64_t wb;
 
@@ -622,7 +619,7 @@ static void test_rx_filters(void **state)
 	assert_true(wb & IXGBE_RXWB_STAT_EOP);
 	assert_int_equal(wb >> IXGBE_RXWB_LEN_SHIFT, len - BUF);
 	/* Without CRC stripping the FCS comes along, four more bytes. */
-	s.payload_len = 100;
+	s.payload = 100;
 	len = build(f, mac_a, &s);
 	wr(f, IXGBE_HLREG0, 0);
 	wr(f, IXGBE_RDRXCTL, 0);

@@ -52,15 +52,39 @@ static uint16_t pseudo(const uint8_t *frame, const struct tp_frame *f, uint32_t 
 	return tp_sum(0, ph, 12);
 }
 
+void tp_layout(const struct tp_spec *s, struct tp_frame *out)
+{
+	struct tp_frame f = { .ipv6 = s->ipv6, .udp = s->udp };
+
+	f.l3 = ETH_HLEN + (s->vlan ? 4 : 0);
+	f.l4 = f.l3 + (s->ipv6 ? 40 : 20 + s->ip_opts);
+	f.data = f.l4 + (s->udp ? 8 : 20 + s->tcp_opts);
+	f.data_len = s->payload;
+	f.len = f.data + s->payload;
+	if (!s->ipv6)
+		f.ip_id = s->ip_id;
+	if (!s->udp) {
+		f.seq = s->seq;
+		f.tcp_flags = s->tcp_flags;
+	}
+	*out = f;
+}
+
 uint32_t tp_build(uint8_t *buf, const struct tp_spec *s)
 {
-	uint32_t l3 = ETH_HLEN + (s->vlan ? 4 : 0);
-	uint32_t ip_hlen = s->ipv6 ? 40 : 20 + s->ip_opts;
-	uint32_t l4 = l3 + ip_hlen;
-	uint32_t l4_hlen = s->udp ? 8 : 20 + s->tcp_opts;
-	uint32_t data = l4 + l4_hlen, len = data + s->payload;
-	uint8_t *ip = buf + l3, *t = buf + l4;
-	struct tp_frame f = { .l3 = l3, .l4 = l4, .ipv6 = s->ipv6, .udp = s->udp };
+	struct tp_frame f;
+	uint32_t l3, l4, data, len, ip_hlen, l4_hlen;
+	uint8_t *ip, *t;
+
+	tp_layout(s, &f);
+	l3 = f.l3;
+	l4 = f.l4;
+	data = f.data;
+	len = f.len;
+	ip_hlen = l4 - l3;
+	l4_hlen = data - l4;
+	ip = buf + l3;
+	t = buf + l4;
 
 	memset(buf, 0, data);
 	memcpy(buf, s->dst, ETH_ALEN);
@@ -107,7 +131,7 @@ uint32_t tp_build(uint8_t *buf, const struct tp_spec *s)
 			t[i] = 1;
 	}
 	for (uint32_t i = 0; i < s->payload; i++)
-		buf[data + i] = tp_payload_byte(s->seed, i);
+		buf[data + i] = tp_payload_byte(s->seed, s->offset + i);
 	{
 		uint16_t sum = tp_sum(pseudo(buf, &f, len - l4), t, len - l4);
 		uint16_t csum = (uint16_t)~sum;
@@ -138,7 +162,7 @@ bool tp_parse(const uint8_t *frame, uint32_t len, struct tp_frame *out)
 		proto = frame[f.l3 + 6];
 		f.l4 = f.l3 + 40;
 	} else if (type == 0x0800) {
-		if (len < f.l3 + 20 || frame[f.l3] >> 4 != 4)
+		if (len < f.l3 + 20 || frame[f.l3] >> 4 != 4 || (frame[f.l3] & 0xf) < 5)
 			return false;
 		if (rd16(frame + f.l3 + 2) != len - f.l3)
 			return false;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_packets.h - Ethernet/IPv4/IPv6/TCP/UDP frames built and checked by the
- * tests, with a checksum routine of their own (RFC 1071, one byte pair at a
+ * NIC tests: the reference that drivers' and models' output is compared
+ * with. They have a checksum routine of their own (RFC 1071, one byte at a
  * time), so that the code under test is never checked against itself.
  */
 #ifndef SIDECORE_TESTS_TEST_PACKETS_H
@@ -23,7 +24,8 @@ struct tp_spec {
 	uint16_t ip_id;		/* IPv4 */
 	uint8_t tcp_flags;
 	uint32_t payload;	/* bytes after the L4 header */
-	uint8_t seed;		/* the payload is tp_payload_byte(seed, i) */
+	uint8_t seed;		/* payload byte i is tp_payload_byte(seed, offset + i) */
+	uint32_t offset;	/* where in that stream the payload starts: a segment's */
 	unsigned int ip_opts;	/* IPv4 option bytes, a multiple of 4 up to 40 */
 	unsigned int tcp_opts;	/* TCP option bytes, a multiple of 4 up to 40 */
 };
@@ -46,8 +48,14 @@ struct tp_frame {
 #define TP_TCP_ECE	0x40
 #define TP_TCP_CWR	0x80
 
-/* The payload's byte @i for a seed. */
+/* The payload stream's byte @i for a seed. */
 uint8_t tp_payload_byte(uint8_t seed, uint32_t i);
+
+/*
+ * Where the parts of the frame tp_build() makes from @spec lie, and what its
+ * headers say, without building it.
+ */
+void tp_layout(const struct tp_spec *spec, struct tp_frame *out);
 
 /* Builds the frame in @buf with valid lengths and checksums; returns its length. */
 uint32_t tp_build(uint8_t *buf, const struct tp_spec *spec);
