@@ -5,7 +5,8 @@
 # with `uplink = yes` (guests-wire.conf, 10.99.0.1 and .2) each ping the
 # namespace, then serve netperf; the namespace pings both, then runs
 # TCP_RR, TCP_STREAM and TCP_MAERTS against alpha and TCP_RR against beta.
-# One boot; Bochs is stopped once the host's side is done.
+# The operator's `counters` shows the NIC's line. One boot; Bochs is
+# stopped once the host's side is done.
 # Needs root (ip netns, /dev/net/tun). Usage: bochs_wire.sh
 set -u
 cd "$(dirname "$0")/../.."
@@ -56,6 +57,7 @@ tap_result $? "a tap interface in namespace $ns, $host_ip/24"
 : >"$log"
 # Not through in_ns: $! must be run-bochs itself, which stops Bochs on SIGTERM.
 ip netns exec "$ns" tools/run-bochs --e1000 $tap --cpus 3 --mem 1024 --log $log \
+	--send "[beta] netserver: listening=>counters" \
 	--until "wire: never printed" --timeout 3000 build/test-guests-wire.iso &
 bochs=$!
 
@@ -66,6 +68,10 @@ tap_line $log 'nic: e1000 [0-9a-f:.]+ link up queues 1 mac 52:54:00:99:00:01 spe
 tap_line $log 'nic queue: sidecore 0 rx 0 tx 0' "its queue pair is sidecore 0's"
 tap_line $log '\[alpha\] ping: loss 0%' "alpha pings the namespace through the wire, 0% loss"
 tap_line $log '\[beta\] ping: loss 0%' "beta pings the namespace through the wire, 0% loss"
+# The operator's counters, asked for once beta's pings are done.
+wait_for "counters: end tag 0" 120
+tap_line $log 'counters: nic [0-9a-f:.]+ queue 0 sidecore 0 rx_packets [1-9][0-9]* rx_bytes [0-9]+ rx_drops 0 rx_unknown [0-9]+ tx_packets [1-9][0-9]* tx_bytes [0-9]+ tx_drops 0 ring_full 0 link up link_changes 0' \
+	"the NIC's counters: frames both ways, none dropped, link up throughout"
 
 for ip in 10.99.0.1 10.99.0.2; do
 	in_ns "${ping[@]}" -c 3 -W 10 $ip >$out/ping-$ip.txt 2>&1
