@@ -27,6 +27,7 @@
 #include "platform/acpi.h"
 #include "platform/topology.h"
 #include "sidecore/sidecore.h"
+#include "sidecore/uplink.h"
 #include "vmx/vmx.h"
 
 #define MIB ((uint64_t)1 << 20)
@@ -334,6 +335,7 @@ void hv_main(uint32_t magic, const void *mbi)
 	printk("tsc: %lu kHz from %s\n", tsc_hz() / 1000, tsc_source_name());
 
 	main_load_config();
+	uplink_probe(&config);	/* changes the page tables: before the APs load them */
 
 	started = smp_start_aps(&topo, bsp_cpu, trampoline, ap_main);
 	printk("smp: %u of %u cpus online\n", started + 1, topo.cpu_count);
@@ -345,7 +347,9 @@ void hv_main(uint32_t magic, const void *mbi)
 	main_print_vmx();
 	main_print_extable();
 	guests_create(&config, &boot);
+	uplink_start();
 	guests_print_summary(&topo);
+	uplink_print_summary();
 	printk("boot: done\n");
 	console_set_drainer(bsp_cpu);
 	operator_start(&topo, bsp_cpu);
