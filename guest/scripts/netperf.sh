@@ -30,11 +30,12 @@ for t in $tests; do
 	*_RR) unit=trans/s ;;
 	*) unit=10^6bits/s ;;
 	esac
-	if out=$(netperf -H "$peer" -p "$port" -t "$t" -l "$seconds" -P 0); then
+	if out=$(netperf -H "$peer" -p "$port" -t "$t" -l "$seconds" -P 0 2>/tmp/netperf.err); then
 		echo "$out"
 		echo "netperf: $t $(echo "$out" | awk 'NF >= 5 { r = $NF } END { print r }') $unit"
 	else
 		echo "$out"
+		sed 's/^/netperf: stderr: /' /tmp/netperf.err
 		echo "netperf: $t failed"
 		rc=1
 	fi

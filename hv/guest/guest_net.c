@@ -159,10 +159,10 @@ static void guest_net_print_counters(const struct sidecore_port *port, unsigned 
 	const struct net_port_stats *s = &gn->net.port.stats;
 
 	printk("counters: port %s sidecore %u tx_packets %lu tx_bytes %lu tx_drops %lu "
-	       "tx_spoofed %lu tx_oversized %lu "
+	       "tx_spoofed %lu tx_oversized %lu tx_unknown %lu "
 	       "rx_packets %lu rx_bytes %lu rx_drops %lu doorbells %lu\n",
 	       gn->net.name, sidecore, s->tx_packets, s->tx_bytes, s->tx_drops,
-	       s->tx_spoofed, s->tx_oversized,
+	       s->tx_spoofed, s->tx_oversized, s->tx_unknown,
 	       s->rx_packets, s->rx_bytes, s->rx_drops, gn->pci.kicks);
 }
 

@@ -71,7 +71,7 @@ struct net_port_stats {
 	uint64_t tx_drops;	/* taken from the guest but not forwarded */
 	uint64_t tx_spoofed;	/* of those: source MAC not the port's */
 	uint64_t tx_oversized;	/* of those: longer than the MTU allows, no GSO */
-	uint64_t tx_unknown;	/* of those: from an uplink, unicast to no port that may reach the wire */
+	uint64_t tx_unknown;	/* of those: unicast to no guest, and no wire the sender may reach */
 	uint64_t rx_packets;
 	uint64_t rx_bytes;
 	uint64_t rx_drops;	/* addressed to the guest but not delivered */
@@ -206,10 +206,12 @@ void net_switch_add_ring(struct net_switch *sw, unsigned int from, unsigned int 
  * tag (tx_oversized); a frame shorter than an Ethernet header is dropped.
  *
  * From a guest port: unicast to a known MAC goes to that port only; group
- * and unknown destinations go to every other guest port that is up and,
- * when @src may reach the wire, to one uplink: the one of the source's
- * sidecore, or where that sidecore has none, the first uplink added (through
- * the ring to its sidecore).
+ * destinations go to every other guest port that is up. When @src may reach
+ * the wire, group destinations and unicast to a MAC no port has also go to
+ * one uplink: the one of the source's sidecore, or where that sidecore has
+ * none, the first uplink added (through the ring to its sidecore). Unicast
+ * to an unknown MAC never reaches another guest; without the wire it is
+ * dropped (tx_drops, tx_unknown).
  *
  * From an uplink: only guest ports that may reach the wire receive; unicast
  * goes to the port with that MAC, group addresses to all of them, and

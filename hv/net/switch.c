@@ -3,7 +3,8 @@
  * switch.c - the L2 switch between guest ports and the NIC uplinks.
  *
  * MACs are static, so there is no learning: a port's MAC is its address for
- * the life of the hypervisor. The table is small (one port per guest NIC
+ * the life of the hypervisor, and unicast to a MAC no guest has goes to the
+ * wire alone, never to other guests. The table is small (one port per guest NIC
  * and one per NIC queue pair) and scanned linearly. A flood reaches another sidecore as one copy in the ring,
  * which that sidecore hands to each of its own ports.
  *
@@ -187,20 +188,25 @@ void net_switch_forward(struct net_switch *sw, struct net_port *src, struct net_
 	}
 	if (!net_switch_admit(src, pkt))
 		return;
-	if (!mac_is_group(dst_mac)) {
-		dst = net_switch_lookup(sw, dst_mac);
-		if (src->uplink && (!dst || !dst->wire)) {
-			src->stats.tx_unknown++;
-			src->stats.tx_drops++;
-			return;
-		}
-		if (dst) {
-			if (dst != src)
-				net_switch_send(sw, src, dst, pkt);
-			return;
-		}
+	if (mac_is_group(dst_mac)) {
+		net_switch_flood(sw, src, pkt);
+		return;
 	}
-	net_switch_flood(sw, src, pkt);
+	dst = net_switch_lookup(sw, dst_mac);
+	/*
+	 * Every guest MAC is known, so unicast to any other MAC is for the
+	 * wire: it never floods to guests, and from a guest kept off the
+	 * wire (or the wire itself) it goes nowhere.
+	 */
+	if (!dst && !src->uplink && src->wire)
+		dst = net_switch_uplink_for(sw, src->sidecore);
+	if (!dst || (src->uplink && !dst->wire)) {
+		src->stats.tx_unknown++;
+		src->stats.tx_drops++;
+		return;
+	}
+	if (dst != src)
+		net_switch_send(sw, src, dst, pkt);
 }
 
 /* Hands a packet from a ring to its destination(s) on this sidecore. */

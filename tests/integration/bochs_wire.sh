@@ -1,13 +1,17 @@
 #!/bin/bash
 # Bochs scenario: the hypervisor drives Bochs's e1000 as sidecore 0's
 # uplink, its wire a tap interface in a network namespace of its own
-# (10.99.0.254/24), so nothing of the host's network is touched. Two guests
-# with `uplink = yes` (guests-wire.conf, 10.99.0.1 and .2) each ping the
-# namespace, then serve netperf; the namespace pings both, then runs
-# TCP_RR, TCP_STREAM and TCP_MAERTS against alpha and TCP_RR against beta.
-# The operator's `counters` shows the NIC's line. One boot; Bochs is
-# stopped once the host's side is done.
-# Needs root (ip netns, /dev/net/tun). Usage: bochs_wire.sh
+# (10.99.0.254/24), so nothing of the host's network is touched. The
+# namespace serves netperf and watches its tap for a MAC no guest has. Two
+# guests with `uplink = yes` (guests-wire.conf, 10.99.0.1 and .2) each ping
+# the namespace; beta floods that MAC while alpha counts how much of the
+# flood reaches it (none may: unknown unicast goes to the wire only);
+# alpha runs TCP_RR, TCP_STREAM and TCP_MAERTS against the namespace; then
+# both serve netperf, the namespace pings both and runs the same three
+# tests against alpha and TCP_RR against beta. The operator's `counters`
+# shows the NIC's line. One boot; Bochs is stopped once the host's side is
+# done.
+# Needs root (tools/wire-ns) and python3. Usage: bochs_wire.sh
 set -u
 cd "$(dirname "$0")/../.."
 . tests/integration/lib.sh
@@ -19,16 +23,19 @@ tap=tapwire0
 host_ip=10.99.0.254
 # Debian's netperf; the guest image's package when the host has none.
 netperf=$(command -v netperf || echo build/guest/pkgs/netperf/usr/bin/netperf)
+flood_mac=02:00:00:00:00:77
+flood_count=1000
 ping=(ping)
 command -v ping >/dev/null || ping=(busybox ping)
-bochs=
+bochs= helpers=()
 
 cleanup() {
 	if [ -n "$bochs" ]; then
 		kill "$bochs" 2>/dev/null
 		wait "$bochs" 2>/dev/null
 	fi
-	ip netns del "$ns" 2>/dev/null
+	[ ${#helpers[@]} -eq 0 ] || kill "${helpers[@]}" 2>/dev/null
+	tools/wire-ns down "$ns"
 }
 trap cleanup EXIT
 
@@ -47,12 +54,24 @@ wait_for() {
 
 in_ns() { ip netns exec "$ns" "$@"; }
 
-ip netns add "$ns" &&
-	ip -n "$ns" link set lo up &&
-	ip -n "$ns" tuntap add mode tap name $tap &&
-	ip -n "$ns" addr add $host_ip/24 dev $tap &&
-	ip -n "$ns" link set $tap up
+tools/wire-ns up "$ns" $tap $host_ip/24
 tap_result $? "a tap interface in namespace $ns, $host_ip/24"
+
+# The namespace's own netserver, for alpha's netperf.
+helpers+=("$(tools/wire-ns netserver "$ns" $out/netserver.txt)")
+# Frames on the wire for flood_mac, counted as they come: beta's flood is
+# to reach the wire (the positive control for alpha seeing none of it).
+in_ns python3 - $tap $flood_mac $out/wire-flood.txt <<'PY' &
+import socket, sys
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
+s.bind((sys.argv[1], 0))
+dst, seen = bytes.fromhex(sys.argv[2].replace(':', '')), 0
+while True:
+    if s.recv(2048)[:6] == dst:
+        seen += 1
+        open(sys.argv[3], 'w').write(f'{seen}\n')
+PY
+helpers+=($!)
 
 : >"$log"
 # Not through in_ns: $! must be run-bochs itself, which stops Bochs on SIGTERM.
@@ -68,6 +87,17 @@ tap_line $log 'nic: e1000 [0-9a-f:.]+ link up queues 1 mac 52:54:00:99:00:01 spe
 tap_line $log 'nic queue: sidecore 0 rx 0 tx 0' "its queue pair is sidecore 0's"
 tap_line $log '\[alpha\] ping: loss 0%' "alpha pings the namespace through the wire, 0% loss"
 tap_line $log '\[beta\] ping: loss 0%' "beta pings the namespace through the wire, 0% loss"
+tap_line $log "\\[beta\\] ethflood: sent $flood_count to $flood_mac" \
+	"beta sends $flood_count frames to $flood_mac, a MAC no guest has"
+tap_line $log "\\[alpha\\] ethflood: saw 0 of $flood_count frames for $flood_mac \\(done\\)" \
+	"none of them reaches alpha, which watched in promiscuous mode until beta was done"
+wire_seen=$(cat $out/wire-flood.txt 2>/dev/null || echo 0)
+[ "$wire_seen" -ge $flood_count ]
+tap_result $? "all of them reach the wire ($wire_seen seen on the tap)"
+for t in TCP_RR TCP_STREAM TCP_MAERTS; do
+	tap_line $log "\\[alpha\\] netperf: $t [0-9.]*[1-9][0-9.]* (trans/s|10\\^6bits/s)" \
+		"netperf $t alpha -> namespace completes"
+done
 # The operator's counters, asked for once beta's pings are done.
 wait_for "counters: end tag 0" 120
 tap_line $log 'counters: nic [0-9a-f:.]+ queue 0 sidecore 0 rx_packets [1-9][0-9]* rx_bytes [0-9]+ rx_drops 0 rx_unknown [0-9]+ tx_packets [1-9][0-9]* tx_bytes [0-9]+ tx_drops 0 ring_full 0 link up link_changes 0' \

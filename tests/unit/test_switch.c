@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_switch.c - unit tests for hv/net/switch.c and packet.c: the port
- * table, unicast, flooding of group and unknown destinations, uplinks, ports
+ * table, unicast, flooding of group destinations, unknown unicast to the
+ * wire alone, uplinks, ports
  * that are down, the Ethernet header read once from the sender's buffers,
  * spoofed, oversized and short frames dropped and counted, the path to
  * another sidecore through its SPSC ring (a full or missing ring counted),
@@ -287,26 +288,30 @@ static void test_multicast(void **state)
 	assert_received(f, expected);
 }
 
-static void test_unknown_unicast_floods(void **state)
+/* Every guest MAC is known: unicast to another MAC is the wire's, no guest's. */
+static void test_unknown_unicast_to_wire_only(void **state)
 {
 	struct fixture *f = *state;
-	const unsigned int expected[PORTS] = { 0, 1, 1, 1, 1, 1 };
+	const unsigned int expected[PORTS] = { 0, 0, 0, 0, 0, 2 };
 
 	forward_to_port(f, 0, 77);
+	forward_to_port(f, 3, 77);		/* sidecore 1's: the uplink by ring */
 	net_switch_poll_rings(&f->sw, 1, 64);
+	net_switch_poll_rings(&f->sw, 0, 64);
 	assert_received(f, expected);
+	assert_int_equal(f->port[0].port.stats.tx_unknown, 0);
 }
 
 static void test_down_port_skipped(void **state)
 {
 	struct fixture *f = *state;
-	const unsigned int expected[PORTS] = { 0, 0, 1, 0, 1, 1 };
+	const unsigned int expected[PORTS] = { 0, 0, 0, 0, 0, 1 };
 
 	net_port_set_up(&f->port[1].port, false);
 	net_port_set_up(&f->port[3].port, false);
 	forward_to_port(f, 0, 1);		/* unicast to a port that is down */
 	forward_to_port(f, 0, 3);
-	forward_to_port(f, 0, 99);		/* flood */
+	forward_to_port(f, 0, 99);		/* unknown: the uplink */
 	net_switch_poll_rings(&f->sw, 1, 64);
 	assert_received(f, expected);
 }
@@ -352,24 +357,26 @@ static void test_wire_permission(void **state)
 {
 	struct fixture *f = *state;
 	const uint8_t broadcast[ETH_ALEN] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
-	const unsigned int from_guest[PORTS] = { 2, 0, 2, 2, 2, 0 };
-	const unsigned int from_wire[PORTS] = { 3, 0, 3, 2, 3, 0 };
-	const unsigned int unicast[PORTS] = { 4, 0, 3, 2, 3, 0 };
+	const unsigned int from_guest[PORTS] = { 1, 0, 1, 1, 1, 0 };
+	const unsigned int from_wire[PORTS] = { 2, 0, 2, 1, 2, 0 };
+	const unsigned int unicast[PORTS] = { 3, 0, 2, 1, 2, 0 };
 	struct net_packet pkt;
 
 	f->port[1].port.wire = false;
 	f->port[3].port.wire = false;
 	pkt = packet_to(f, broadcast, 1);
 	net_switch_forward(&f->sw, &f->port[1].port, &pkt);
-	forward_to_port(f, 1, 77);		/* unknown unicast floods the guests only */
+	forward_to_port(f, 1, 77);		/* unknown unicast: no wire, so nowhere */
 	net_switch_poll_rings(&f->sw, 1, 64);
 	assert_received(f, from_guest);
+	assert_int_equal(f->port[1].port.stats.tx_unknown, 1);
+	assert_int_equal(f->port[1].port.stats.tx_drops, 1);
 
 	pkt = packet_to(f, broadcast, 50);
 	net_switch_forward(&f->sw, &f->port[5].port, &pkt);
 	net_switch_poll_rings(&f->sw, 1, 64);
 	assert_received(f, from_wire);
-	assert_int_equal(f->ring01->sent, 3);	/* one copy per flood and sidecore */
+	assert_int_equal(f->ring01->sent, 2);	/* one copy per flood and sidecore */
 
 	forward_to_port(f, 5, 1);		/* to a guest kept off the wire */
 	forward_to_port(f, 5, 3);
@@ -386,20 +393,21 @@ static void test_uplink_on_other_sidecore(void **state)
 {
 	struct fixture *f = *state;
 	const uint8_t broadcast[ETH_ALEN] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
-	const unsigned int expected[PORTS] = { 2, 2, 2, 0, 2, 2 };
+	const unsigned int expected[PORTS] = { 1, 1, 1, 0, 1, 2 };
 	struct net_packet pkt;
 
 	pkt = packet_to(f, broadcast, 3);
 	net_switch_forward(&f->sw, &f->port[3].port, &pkt);
-	forward_to_port(f, 3, 77);
-	assert_int_equal(f->ring10->sent, 4);	/* the flood, and the copy for the uplink */
-	assert_int_equal(net_switch_poll_rings(&f->sw, 0, 64), 4);
+	forward_to_port(f, 3, 77);		/* unknown unicast: the uplink alone */
+	assert_int_equal(f->ring10->sent, 3);	/* the flood, its copy for the uplink, the unicast */
+	assert_int_equal(net_switch_poll_rings(&f->sw, 0, 64), 3);
 	assert_received(f, expected);
 	assert_int_equal(f->port[5].last_len, FRAME_LEN);
 
 	f->port[3].port.wire = false;
 	forward_to_port(f, 3, 77);
-	assert_int_equal(f->ring10->sent, 5);
+	assert_int_equal(f->ring10->sent, 3);
+	assert_int_equal(f->port[3].port.stats.tx_unknown, 1);
 }
 
 /*
@@ -600,7 +608,8 @@ static void test_missing_ring_counted(void **state)
 
 	net_switch_add_ring(&f->sw, 0, 1, NULL);
 	forward_to_port(f, 0, 3);
-	forward_to_port(f, 0, 88);		/* flood: local ports still get it */
+	forward_to_port(f, 0, 4);
+	forward_to_port(f, 0, 1);		/* local ports still get theirs */
 	assert_int_equal(f->sw.sidecore[0].unroutable, 2);
 	assert_int_equal(f->port[1].received, 1);
 }
@@ -683,7 +692,7 @@ int main(void)
 		T(test_unicast_to_self_dropped),
 		T(test_broadcast),
 		T(test_multicast),
-		T(test_unknown_unicast_floods),
+		T(test_unknown_unicast_to_wire_only),
 		T(test_down_port_skipped),
 		T(test_uplinks),
 		T(test_wire_permission),
