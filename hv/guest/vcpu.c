@@ -284,7 +284,8 @@ bool vcpu_setup_startup(struct vcpu *v, uint8_t vector)
 		return false;
 	}
 	vmcs_write(VMCS_PROC_CONTROLS2, vmcs_read(VMCS_PROC_CONTROLS2) | PROC2_UNRESTRICTED_GUEST);
-	vmcs_write(VMCS_ENTRY_CONTROLS, vmcs_read(VMCS_ENTRY_CONTROLS) & ~(uint64_t)ENTRY_IA32E_MODE_GUEST);
+	vmcs_write(VMCS_ENTRY_CONTROLS,
+		   vmcs_read(VMCS_ENTRY_CONTROLS) & ~(uint64_t)ENTRY_IA32E_MODE_GUEST);
 	v->real_mode = true;
 
 	/* Table 9-1, but NE set: it is owned, and Linux's trampoline sets it anyway. */

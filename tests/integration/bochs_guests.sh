@@ -20,7 +20,8 @@
 #   smp       corei7_haswell_4770, 4 CPUs: duo, a guest with two vCPUs,
 #             starts its second one with INIT and SIPI, finds nproc 2, runs
 #             a job pinned to each vCPU there, and powers off; IPIs between
-#             its vCPUs reach them. Not in the default list (yet): run it
+#             its vCPUs reach them. It is restarted (on_poweroff = restart)
+#             and does it all again in its second life. Not in the default list (yet): run it
 #             as `bochs_guests.sh smp`.
 # Usage: bochs_guests.sh [SCENARIO...]  (default: badinput badapic)
 set -u
@@ -105,16 +106,19 @@ scenario_badapic() {
 scenario_smp() {
 	local log=$out/smp.log
 	tools/run-bochs --model corei7_haswell_4770 --cpus 4 --mem 1024 --log $log \
-		--until "guest duo: stopped (powered off)" --timeout 1500 build/test-guests-smp.iso
-	tap_run $? "smp: duo boots with two vCPUs and powers off" $log
-	tap_line $log 'guest duo: vcpu 1 started at 0x[0-9a-f]+ on cpu [0-9]+' \
-		"smp: duo's second vCPU is started by its SIPI"
-	tap_line $log '\[duo\] smp: nproc 2' "smp: duo's nproc is 2"
+		--until "guest duo: restarting (restart 2)" --timeout 1500 build/test-guests-smp.iso
+	tap_run $? "smp: duo, with two vCPUs, runs two lives and powers off in each" $log
+	[ "$(clean $log | grep -cE '^guest duo: vcpu 1 started at 0x[0-9a-f]+ on cpu [0-9]+$')" -eq 2 ]
+	tap_result $? "smp: duo's second vCPU is started by its SIPI in each life"
+	[ "$(guest_lines $log duo | grep -c '^smp: nproc 2$')" -eq 2 ]
+	tap_result $? "smp: duo's nproc is 2 in each life"
 	tap_line $log '\[duo\] smp: online 0-1' "smp: both of duo's CPUs are online"
 	for cpu in 0 1; do
-		tap_line $log "\\[duo\\] smp: cpu $cpu ran on $cpu" "smp: a job pinned to CPU $cpu runs there"
+		[ "$(guest_lines $log duo | grep -c "^smp: cpu $cpu ran on $cpu\$")" -eq 2 ]
+		tap_result $? "smp: a job pinned to CPU $cpu runs there in each life"
 	done
-	tap_line $log '\[duo\] smp: done' "smp: duo's script reaches its end"
+	[ "$(guest_lines $log duo | grep -c '^smp: done$')" -eq 2 ]
+	tap_result $? "smp: duo's script reaches its end in each life"
 	tap_line $log 'counters: guest duo vcpu 1 state running exits [0-9]+ .*' \
 		"smp: duo's second vCPU has its own counters"
 	tap_no_line $log '\[duo\] IPI 0x[0-9a-f]+ refused' "smp: no IPI of duo's is refused"
