@@ -12,7 +12,7 @@
 #define ICR_SHORTHAND(icr)	(((icr) >> 18) & 3)
 #define ICR_DEST(icr)		((uint32_t)((icr) >> 32))
 #define ICR_RESERVED		(0xfff32000ull)	/* bits 12-13, 16-17, 20-31 */
-#define ICR_BROADCAST		0xffffffffu	/* §11.12.9: every x2APIC, physical mode */
+#define ICR_BROADCAST		0xffffffffu	/* §11.12.9: every x2APIC, either mode */
 #define DELIVERY_FIXED		0
 #define DELIVERY_INIT		5
 #define DELIVERY_STARTUP	6
@@ -136,13 +136,15 @@ static uint32_t apic_direct_match(uint64_t icr, const uint32_t *ids, unsigned in
 	uint32_t dest = ICR_DEST(icr), targets = 0;
 
 	for (unsigned int i = 0; i < count; i++) {
-		if (icr & ICR_LOGICAL) {
+		if (dest == ICR_BROADCAST) {
+			targets |= 1u << i;
+		} else if (icr & ICR_LOGICAL) {
 			uint32_t ldr = apic_direct_ldr(ids[i]);
 
 			/* Same cluster (bits 31:16) and its bit in the 16-bit mask. */
 			if ((ldr >> 16) == (dest >> 16) && (ldr & dest & 0xffff))
 				targets |= 1u << i;
-		} else if (ids[i] == dest || dest == ICR_BROADCAST) {
+		} else if (ids[i] == dest) {
 			targets |= 1u << i;
 		}
 	}

@@ -135,8 +135,10 @@ static void test_ipi(void **state)
 	ipi = apic_direct_ipi(3u << 18 | 0x40, ids, 1, 0);
 	assert_null(ipi.refused);
 	assert_int_equal(ipi.targets, 0);
-	/* Physical broadcast: the guest's vCPUs only. */
+	/* Broadcast, physical or logical: the guest's vCPUs only. */
 	assert_int_equal(apic_direct_ipi(0xffffffffull << 32 | 0x40, ids, 3, 0).targets, 7);
+	assert_int_equal(apic_direct_ipi(0xffffffffull << 32 | 1u << 11 | 0x40, ids, 3, 0).targets,
+			 7);
 	/* Logical: cluster 0 bits 4 and 6 are vCPUs 0 and 1; cluster 1 bit 3 is 0x13. */
 	ipi = apic_direct_ipi(0x50ull << 32 | 1u << 11 | 0x40, ids, 3, 2);
 	assert_null(ipi.refused);
