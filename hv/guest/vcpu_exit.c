@@ -223,11 +223,11 @@ static bool vcpu_handle_cr_access(struct vcpu *v)
 
 static void vcpu_log_port_once(struct vcpu *v, uint16_t port, bool in)
 {
-	uint8_t *logged = &v->guest->io_port_logged[port / 8];
+	uint8_t bit = (uint8_t)(1u << (port % 8));
 
-	if (*logged & (1u << (port % 8)))
+	/* Atomic: the guest's vCPUs share the bitmap, and a port is reported once. */
+	if (__atomic_fetch_or(&v->guest->io_port_logged[port / 8], bit, __ATOMIC_RELAXED) & bit)
 		return;
-	*logged |= 1u << (port % 8);
 	guest_log(v->guest, "unclaimed i/o port %#x (%s): reads all ones, writes ignored\n",
 		  port, in ? "in" : "out");
 }

@@ -21,9 +21,10 @@
 #             starts its second one with INIT and SIPI, finds nproc 2, runs
 #             a job pinned to each vCPU there, and powers off; IPIs between
 #             its vCPUs reach them. It is restarted (on_poweroff = restart)
-#             and does it all again in its second life. Not in the default list (yet): run it
-#             as `bochs_guests.sh smp`.
-# Usage: bochs_guests.sh [SCENARIO...]  (default: badinput badapic)
+#             and does it all again in its second life. On
+#             corei5_lynnfield_750 (no unrestricted guest) the SIPI is
+#             refused and duo runs on vCPU 0 alone.
+# Usage: bochs_guests.sh [SCENARIO...]  (default: badinput badapic smp)
 set -u
 cd "$(dirname "$0")/../.."
 . tests/integration/lib.sh
@@ -123,6 +124,17 @@ scenario_smp() {
 		"smp: duo's second vCPU has its own counters"
 	tap_no_line $log '\[duo\] IPI 0x[0-9a-f]+ refused' "smp: no IPI of duo's is refused"
 	tap_no_line $log 'guest duo: (crashed|vcpu 1 crashed)' "smp: duo does not crash"
+	# Nehalem has no unrestricted guest: the SIPI is refused, and Linux
+	# runs on vCPU 0 alone once its wait for CPU 1 ends.
+	log=$out/smp-nehalem.log
+	tools/run-bochs --model corei5_lynnfield_750 --cpus 4 --mem 1024 --log $log \
+		--until "guest duo: restarting (restart 1)" --timeout 1500 build/test-guests-smp.iso
+	tap_run $? "smp: duo, with two vCPUs, runs a life on the Nehalem model" $log
+	tap_line $log '\[duo\] IPI 0x[0-9a-f]+ refused: SIPI: starting a vCPU in real mode needs unrestricted guest' \
+		"smp: Nehalem model: the SIPI is refused, with the reason"
+	tap_line $log '\[duo\] smp: nproc 1' "smp: Nehalem model: duo runs on vCPU 0 alone"
+	tap_line $log '\[duo\] smp: done' "smp: Nehalem model: duo's script reaches its end"
+	tap_no_line $log 'guest duo: (crashed|vcpu 1 started)' "smp: Nehalem model: duo neither crashes nor starts vCPU 1"
 }
 
 # vsock_counter LOG GUEST FIELD: FIELD of GUEST's last vsock counters line.
@@ -172,7 +184,7 @@ check_badvsock() {
 }
 
 scenarios=("$@")
-[ ${#scenarios[@]} -gt 0 ] || scenarios=(badinput badapic)
+[ ${#scenarios[@]} -gt 0 ] || scenarios=(badinput badapic smp)
 for s in "${scenarios[@]}"; do
 	scenario_$s
 done
