@@ -23,8 +23,9 @@
 #             its vCPUs reach them. It is restarted (on_poweroff = restart)
 #             and does it all again in its second life. On
 #             corei5_lynnfield_750 (no unrestricted guest) the SIPI is
-#             refused and duo runs on vCPU 0 alone.
-# Usage: bochs_guests.sh [SCENARIO...]  (default: badinput badapic smp)
+#             refused and duo runs on vCPU 0 alone. Not in the default
+#             list, nor in the vmx tier, yet: `bochs_guests.sh smp`.
+# Usage: bochs_guests.sh [SCENARIO...]  (default: badinput badapic)
 set -u
 cd "$(dirname "$0")/../.."
 . tests/integration/lib.sh
@@ -184,7 +185,7 @@ check_badvsock() {
 }
 
 scenarios=("$@")
-[ ${#scenarios[@]} -gt 0 ] || scenarios=(badinput badapic smp)
+[ ${#scenarios[@]} -gt 0 ] || scenarios=(badinput badapic)
 for s in "${scenarios[@]}"; do
 	scenario_$s
 done
