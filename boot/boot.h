@@ -11,6 +11,8 @@
 /* SDM Vol. 3A §4.5: paging-structure entry bits. */
 #define PTE_PRESENT	(1 << 0)
 #define PTE_WRITE	(1 << 1)
+#define PTE_PWT		(1 << 3)	/* with PCD and PAT 0: PAT entry 3, UC (§11.12.3) */
+#define PTE_PCD		(1 << 4)
 #define PTE_LARGE	(1 << 7)
 
 /* C code takes these from arch/x86.h. */

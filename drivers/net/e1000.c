@@ -24,10 +24,10 @@
 #define E1000_EERD_WAIT_US	1000
 #define E1000_LINK_WAIT_US	2000	/* a short look; link() follows it later */
 
-const struct e1000_pci_id e1000_pci_ids[] = {
-	{ E1000_PCI_VENDOR_INTEL, E1000_PCI_DEVICE_82540EM },
-	{ 0, 0 },
-};
+bool e1000_pci_supported(uint16_t vendor, uint16_t device)
+{
+	return vendor == E1000_PCI_VENDOR_INTEL && device == E1000_PCI_DEVICE_82540EM;
+}
 
 /* The driver's state, in DMA memory from nic_io.dma_alloc(). */
 struct e1000_priv {
@@ -74,17 +74,17 @@ static int e1000_alloc(struct nic *nic)
 	struct e1000_priv *p;
 	uint64_t bus;
 
-	p = nic->io.dma_alloc(nic->io.ctx, sizeof(*p), 64, &bus);
+	p = nic->io.dma_alloc(nic->io.ctx, NIC_DMA_SHARED, sizeof(*p), 64, &bus);
 	if (!p)
 		return -ENOMEM;
 	/* §14.4, §14.5: rings 16-byte aligned, their lengths multiples of 128 bytes. */
-	p->rx = nic->io.dma_alloc(nic->io.ctx, E1000_RX_RING * sizeof(struct e1000_rx_desc),
+	p->rx = nic->io.dma_alloc(nic->io.ctx, 0, E1000_RX_RING * sizeof(struct e1000_rx_desc),
 				  E1000_RING_ALIGN, &p->rx_bus);
-	p->tx = nic->io.dma_alloc(nic->io.ctx, E1000_TX_RING * sizeof(struct e1000_tx_desc),
+	p->tx = nic->io.dma_alloc(nic->io.ctx, 0, E1000_TX_RING * sizeof(struct e1000_tx_desc),
 				  E1000_RING_ALIGN, &p->tx_bus);
-	p->rx_buf = nic->io.dma_alloc(nic->io.ctx, (size_t)E1000_RX_RING * E1000_BUF_SIZE,
+	p->rx_buf = nic->io.dma_alloc(nic->io.ctx, 0, (size_t)E1000_RX_RING * E1000_BUF_SIZE,
 				      E1000_BUF_SIZE, &p->rx_buf_bus);
-	p->tx_buf = nic->io.dma_alloc(nic->io.ctx, (size_t)E1000_TX_RING * E1000_BUF_SIZE,
+	p->tx_buf = nic->io.dma_alloc(nic->io.ctx, 0, (size_t)E1000_TX_RING * E1000_BUF_SIZE,
 				      E1000_BUF_SIZE, &p->tx_buf_bus);
 	if (!p->rx || !p->tx || !p->rx_buf || !p->tx_buf)
 		return -ENOMEM;

@@ -32,13 +32,14 @@
 /* The longest frame sent: Ethernet header, one 802.1Q tag, the MTU. */
 #define E1000_TX_FRAME_MAX	(ETH_HLEN + NET_VLAN_HLEN + NET_MTU)
 
-struct e1000_pci_id {
-	uint16_t vendor;
-	uint16_t device;
-};
-
-/* The devices e1000_ops drives; the list ends with a zero entry. */
-extern const struct e1000_pci_id e1000_pci_ids[];
+/**
+ * e1000_pci_supported() - whether e1000_ops drives a PCI function
+ * @vendor: its vendor ID
+ * @device: its device ID
+ *
+ * Return: true for the 82540EM (8086:100e), what Bochs and QEMU emulate.
+ */
+bool e1000_pci_supported(uint16_t vendor, uint16_t device);
 
 extern const struct nic_ops e1000_ops;
 

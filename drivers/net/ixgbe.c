@@ -158,15 +158,17 @@ static int ixgbe_alloc_rings(struct nic *nic, struct ixgbe_priv *p)
 		struct ixgbe_rxq *rx = &p->rx[q];
 		struct ixgbe_txq *tx = &p->tx[q];
 
+		const struct nic_io *io = &nic->io;
+
 		/* §7.1.9, §7.2.3.3: rings 128-byte aligned, a multiple of 128 bytes long. */
-		rx->desc = nic->io.dma_alloc(nic->io.ctx, IXGBE_RX_RING_SIZE * sizeof(*rx->desc),
-					     128, &rx->desc_bus);
-		rx->buf = nic->io.dma_alloc(nic->io.ctx, IXGBE_RX_RING_SIZE * IXGBE_BUF_SIZE,
-					    4096, &rx->buf_bus);
-		tx->desc = nic->io.dma_alloc(nic->io.ctx, IXGBE_TX_RING_SIZE * sizeof(*tx->desc),
-					     128, &tx->desc_bus);
-		tx->buf = nic->io.dma_alloc(nic->io.ctx, IXGBE_TX_RING_SIZE * IXGBE_BUF_SIZE,
-					    4096, &tx->buf_bus);
+		rx->desc = io->dma_alloc(io->ctx, (int)q, IXGBE_RX_RING_SIZE * sizeof(*rx->desc),
+					 128, &rx->desc_bus);
+		rx->buf = io->dma_alloc(io->ctx, (int)q, IXGBE_RX_RING_SIZE * IXGBE_BUF_SIZE,
+					4096, &rx->buf_bus);
+		tx->desc = io->dma_alloc(io->ctx, (int)q, IXGBE_TX_RING_SIZE * sizeof(*tx->desc),
+					 128, &tx->desc_bus);
+		tx->buf = io->dma_alloc(io->ctx, (int)q, IXGBE_TX_RING_SIZE * IXGBE_BUF_SIZE,
+					4096, &tx->buf_bus);
 		if (!rx->desc || !rx->buf || !tx->desc || !tx->buf)
 			return -ENOMEM;
 		p->allocated = q + 1;
@@ -416,7 +418,7 @@ static int ixgbe_init(struct nic *nic)
 	if (nic->queues == 0 || nic->queues > NIC_MAX_QUEUES)
 		return -EINVAL;
 	if (!p) {
-		p = nic->io.dma_alloc(nic->io.ctx, sizeof(*p), 64, &bus);
+		p = nic->io.dma_alloc(nic->io.ctx, NIC_DMA_SHARED, sizeof(*p), 64, &bus);
 		if (!p)
 			return -ENOMEM;
 		nic->priv = p;

@@ -29,6 +29,7 @@
 
 #define NIC_MAX_QUEUES	8	/* queue pairs a driver may be asked for */
 #define NIC_NAME_MAX	16
+#define NIC_DMA_SHARED	(-1)	/* dma_alloc() for no queue pair in particular */
 
 struct nic;
 
@@ -41,10 +42,13 @@ struct nic_io {
 	void (*write32)(void *ctx, uint32_t offset, uint32_t value);
 	/*
 	 * Zeroed memory the NIC may DMA to and from, aligned to @align (a power
-	 * of two); NULL when none is left. *bus is the address the NIC uses.
-	 * Never freed: a driver allocates its rings and buffers once, at init.
+	 * of two), for queue pair @queue or, with NIC_DMA_SHARED, for the NIC
+	 * as a whole; NULL when none is left. *bus is the address the NIC
+	 * uses. A queue pair's rings and buffers go on the node of the sidecore
+	 * that polls it, so its frames never cross the interconnect. Never
+	 * freed: a driver allocates its memory once, at init.
 	 */
-	void *(*dma_alloc)(void *ctx, size_t bytes, size_t align, uint64_t *bus);
+	void *(*dma_alloc)(void *ctx, int queue, size_t bytes, size_t align, uint64_t *bus);
 	/* Busy-waits at least @us microseconds (reset and link handshakes). */
 	void (*delay_us)(void *ctx, unsigned int us);
 	void *ctx;

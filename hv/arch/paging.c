@@ -53,6 +53,41 @@ void paging_init(uint64_t limit)
 	write_cr3(hv_cr3);
 }
 
+/* The table an entry points to, made (empty) when the entry is not present. */
+static uint64_t *paging_next_table(uint64_t *entry)
+{
+	uint64_t phys;
+
+	if (!(*entry & PTE_PRESENT)) {
+		phys = page_alloc_node(0, PAGE_SIZE, PAGE_SIZE);
+		if (!phys)
+			return NULL;
+		memset((void *)phys, 0, PAGE_SIZE);
+		*entry = phys | PTE_PRESENT | PTE_WRITE;
+	}
+	return (uint64_t *)(uintptr_t)(*entry & ~(PAGE_SIZE - 1));
+}
+
+bool paging_map_uncached(uint64_t base, uint64_t size)
+{
+	uint64_t *pml4 = (uint64_t *)(uintptr_t)hv_cr3;
+	uint64_t end = base + size;
+
+	if (!size || end < base || end > 512 * GIB)
+		return false;
+	for (uint64_t page = base & ~(PAGE_SIZE_2M - 1); page < end; page += PAGE_SIZE_2M) {
+		uint64_t *pdpt = paging_next_table(&pml4[page / (512 * GIB)]);
+		uint64_t *pd = pdpt ? paging_next_table(&pdpt[page / GIB % ENTRIES]) : NULL;
+
+		if (!pd)
+			return false;
+		pd[page / PAGE_SIZE_2M % ENTRIES] = page | PTE_PRESENT | PTE_WRITE | PTE_LARGE |
+						    PTE_PCD | PTE_PWT;
+	}
+	write_cr3(hv_cr3);	/* drops the old translations from this CPU's TLB */
+	return true;
+}
+
 uint64_t paging_cr3(void)
 {
 	return hv_cr3;

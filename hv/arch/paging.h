@@ -3,6 +3,7 @@
 #ifndef SIDECORE_ARCH_PAGING_H
 #define SIDECORE_ARCH_PAGING_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /**
@@ -30,5 +31,22 @@ uint64_t paging_cr3(void);
  * page tables then map the first 4 GiB).
  */
 uint64_t paging_limit(void);
+
+/**
+ * paging_map_uncached() - map a device's registers uncached
+ * @base: physical address of the MMIO range
+ * @size: its length in bytes
+ *
+ * The identity map is write-back by its page attributes and leaves MMIO to
+ * the MTRRs; a BAR the firmware left out of its UC MTRRs, or above the end
+ * of RAM, would be cached or absent. This maps every 2 MiB page the range
+ * touches, itself included, as UC (PCD and PWT: PAT entry 3, SDM Vol. 3A
+ * §11.12.3), adding tables where the range lies beyond the map. The whole
+ * 2 MiB pages change, so the range must lie in an MMIO hole, not beside RAM.
+ * Boot CPU only, before the APs load the page tables.
+ *
+ * Return: false when the range is beyond 512 GiB or no page is left for a table.
+ */
+bool paging_map_uncached(uint64_t base, uint64_t size);
 
 #endif

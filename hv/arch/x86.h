@@ -116,6 +116,19 @@ static inline uint8_t pio_in8(uint16_t port)
 	return v;
 }
 
+static inline void pio_out32(uint16_t port, uint32_t v)
+{
+	asm volatile("outl %0, %1" : : "a"(v), "Nd"(port));
+}
+
+static inline uint32_t pio_in32(uint16_t port)
+{
+	uint32_t v;
+
+	asm volatile("inl %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+
 static inline uint32_t mmio_read32(uintptr_t addr)
 {
 	return *(volatile uint32_t *)addr;

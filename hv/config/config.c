@@ -37,6 +37,17 @@ static const char *config_key_sidecores(struct config *config, const char *value
 	return NULL;
 }
 
+static const char *config_key_sidecore_sibling(struct config *config, const char *value)
+{
+	if (!strcmp(value, "idle"))
+		config->sidecore_sibling = CONFIG_SIBLING_IDLE;
+	else if (!strcmp(value, "vcpu"))
+		config->sidecore_sibling = CONFIG_SIBLING_VCPU;
+	else
+		return "expected idle or vcpu";
+	return NULL;
+}
+
 static const char *config_key_console_baud(struct config *config, const char *value)
 {
 	unsigned int baud;
@@ -49,13 +60,67 @@ static const char *config_key_console_baud(struct config *config, const char *va
 	return NULL;
 }
 
+/*
+ * Bus numbers are 8 bits (two hex digits hold them all), devices 5 bits,
+ * functions 3 (PCI Local Bus spec 3.0 §3.2.2.3.2, configuration mechanism #1).
+ */
+#define CONFIG_PCI_DEVICE_MAX	31
+#define CONFIG_PCI_FUNCTION_MAX	7
+
+/* Reads 1 or 2 hex digits ending at @end; returns the value or -1. */
+static int config_hex_field(const char *s, char end, const char **rest)
+{
+	int value = 0, digits = 0;
+
+	for (; digits < 2; s++, digits++) {
+		if (*s >= '0' && *s <= '9')
+			value = value * 16 + (*s - '0');
+		else if (*s >= 'a' && *s <= 'f')
+			value = value * 16 + (*s - 'a' + 10);
+		else if (*s >= 'A' && *s <= 'F')
+			value = value * 16 + (*s - 'A' + 10);
+		else
+			break;
+	}
+	if (!digits || *s != end)
+		return -1;
+	*rest = s + (end ? 1 : 0);
+	return value;
+}
+
+static const char *config_key_nic(struct config *config, const char *value)
+{
+	const char *bad = "expected 'first' or a PCI address BB:DD.F in hex, e.g. 00:03.0";
+	int bus, device, function;
+
+	if (!strcmp(value, "first")) {
+		config->nic = CONFIG_NIC_FIRST;
+		return NULL;
+	}
+	bus = config_hex_field(value, ':', &value);
+	device = bus < 0 ? -1 : config_hex_field(value, '.', &value);
+	function = device < 0 ? -1 : config_hex_field(value, '\0', &value);
+	if (function < 0)
+		return bad;
+	if (device > CONFIG_PCI_DEVICE_MAX || function > CONFIG_PCI_FUNCTION_MAX)
+		return "device must be 00 to 1f and function 0 to 7";
+	config->nic = CONFIG_NIC_PCI;
+	config->nic_bus = (uint8_t)bus;
+	config->nic_device = (uint8_t)device;
+	config->nic_function = (uint8_t)function;
+	return NULL;
+}
+
 static const struct config_global_key {
 	const char *name;
 	const char *(*parse)(struct config *config, const char *value);
 	size_t line_offset;	/* of the field recording where the key was set */
 } config_global_keys[] = {
 	{ "sidecores", config_key_sidecores, offsetof(struct config, sidecores_line) },
+	{ "sidecore_sibling", config_key_sidecore_sibling,
+	  offsetof(struct config, sidecore_sibling_line) },
 	{ "console_baud", config_key_console_baud, offsetof(struct config, console_baud_line) },
+	{ "nic", config_key_nic, offsetof(struct config, nic_line) },
 };
 
 #define CONFIG_GLOBAL_KEY_COUNT (sizeof(config_global_keys) / sizeof(config_global_keys[0]))

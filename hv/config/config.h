@@ -43,6 +43,19 @@ enum config_action {
 	CONFIG_ACTION_RESTART,
 };
 
+/* Which physical NIC, if any, the sidecores use as their uplink. */
+enum config_nic {
+	CONFIG_NIC_NONE,	/* `nic` absent: guests reach only each other */
+	CONFIG_NIC_FIRST,	/* `nic = first`: the first supported one on the buses */
+	CONFIG_NIC_PCI,		/* `nic = BB:DD.F`: the function at that PCI address */
+};
+
+/* What a sidecore's SMT sibling does (docs/config.md, `sidecore_sibling`). */
+enum config_sibling {
+	CONFIG_SIBLING_IDLE,	/* nothing: the sidecore has its core to itself */
+	CONFIG_SIBLING_VCPU,	/* it may run a vCPU like any free CPU */
+};
+
 /* The keys of a guest section; they index config_guest.key_line[]. */
 enum config_guest_key {
 	CONFIG_KEY_KERNEL,
@@ -56,6 +69,7 @@ enum config_guest_key {
 	CONFIG_KEY_CID,
 	CONFIG_KEY_ON_CRASH,
 	CONFIG_KEY_ON_POWEROFF,
+	CONFIG_KEY_UPLINK,
 	CONFIG_GUEST_KEY_COUNT
 };
 
@@ -76,15 +90,22 @@ struct config_guest {
 	uint32_t cid;				/* given or the lowest free one */
 	enum config_action on_crash;
 	enum config_action on_poweroff;
+	bool uplink;				/* may exchange frames with the wire */
 };
 
 struct config {
 	unsigned int sidecore_cpu[CONFIG_MAX_SIDECORES];	/* CPU numbers */
 	unsigned int sidecore_count;	/* 0: one per node, its first CPU */
 	unsigned int sidecores_line;	/* where `sidecores` was set */
+	enum config_sibling sidecore_sibling;
+	unsigned int sidecore_sibling_line;
 
 	unsigned int console_baud;
 	unsigned int console_baud_line;
+
+	enum config_nic nic;
+	uint8_t nic_bus, nic_device, nic_function;	/* for CONFIG_NIC_PCI */
+	unsigned int nic_line;
 
 	struct config_guest guest[CONFIG_MAX_GUESTS];	/* file order */
 	unsigned int guest_count;	/* sections read, valid or not */

@@ -191,6 +191,17 @@ static const char *config_key_on_poweroff(struct config_guest *guest, const char
 	return config_parse_action(&guest->on_poweroff, value);
 }
 
+static const char *config_key_uplink(struct config_guest *guest, const char *value)
+{
+	if (!strcmp(value, "yes"))
+		guest->uplink = true;
+	else if (!strcmp(value, "no"))
+		guest->uplink = false;
+	else
+		return "expected yes or no";
+	return NULL;
+}
+
 static const struct {
 	const char *name;
 	const char *(*parse)(struct config_guest *guest, const char *value);
@@ -206,6 +217,7 @@ static const struct {
 	[CONFIG_KEY_CID] = { "cid", config_key_cid },
 	[CONFIG_KEY_ON_CRASH] = { "on_crash", config_key_on_crash },
 	[CONFIG_KEY_ON_POWEROFF] = { "on_poweroff", config_key_on_poweroff },
+	[CONFIG_KEY_UPLINK] = { "uplink", config_key_uplink },
 };
 
 /**

@@ -8,6 +8,17 @@
  * file order. A guest with neither goes to the node with the most free
  * cores among those that can hold it (ties: more free memory, then the
  * lower node number), on that node's lowest free cores.
+ *
+ * A sidecore polls without pause, and an SMT sibling shares its core's
+ * execution units and L1/L2 caches (Intel SDM Vol. 3A §8.7, "Intel
+ * Hyper-Threading Technology Architecture"): a vCPU there would slow the
+ * sidecore that serves every guest of the node, and be slowed by it. So
+ * the sibling is kept idle (in HLT, which frees the shared resources,
+ * §8.10.1) unless the config lends it. vCPUs get no such rule: they take
+ * the lowest free CPU numbers, which on firmware that lists each core's
+ * first thread before any second one (every server in tests/data/acpi)
+ * are separate cores as long as the node has any, and a node's SMT
+ * threads are still used when it has no whole core left.
  */
 #include <stdint.h>
 #include <string.h>
@@ -59,6 +70,8 @@ _Static_assert(TOPO_MAX_NODES <= CONFIG_MAX_SIDECORES, "one sidecore per node mu
  * without one then gets its first usable CPU, because a node's guests are
  * served from their own socket. There are never more than
  * CONFIG_MAX_SIDECORES: a node that would need one more gets none.
+ * Unless `sidecore_sibling = vcpu`, the SMT siblings of the sidecores are
+ * marked in cpu_idle_sibling[]: they run nothing.
  *
  * Return: how many listed CPUs do not exist or are not usable, plus the
  * nodes left without a sidecore; each is reported.
@@ -101,14 +114,48 @@ int plan_choose_sidecores(struct plan_machine *machine, const struct config *con
 			break;
 		}
 	}
+	memset(machine->cpu_idle_sibling, 0, sizeof(machine->cpu_idle_sibling));
+	if (config->sidecore_sibling == CONFIG_SIBLING_IDLE)
+		for (unsigned int c = 0; c < topo->cpu_count; c++)
+			machine->cpu_idle_sibling[c] = plan_sidecore_of_sibling(machine, c) >= 0;
 	return errors;
 }
 
-static bool plan_cpu_is_free(const struct plan *plan, const struct plan_machine *machine,
-			     unsigned int cpu)
+/**
+ * plan_sidecore_of_sibling() - the sidecore a CPU is the SMT sibling of.
+ * @machine: the machine, its sidecores chosen.
+ * @cpu: a CPU number.
+ *
+ * Return: the lowest-numbered sidecore that shares @cpu's physical core,
+ * or -1 when none does or @cpu is a sidecore itself.
+ */
+int plan_sidecore_of_sibling(const struct plan_machine *machine, unsigned int cpu)
+{
+	const struct topology *topo = machine->topo;
+
+	if (machine->cpu_sidecore[cpu])
+		return -1;
+	for (unsigned int c = 0; c < topo->cpu_count; c++)
+		if (machine->cpu_sidecore[c] &&
+		    topology_core_id(topo, c) == topology_core_id(topo, cpu))
+			return (int)c;
+	return -1;
+}
+
+/**
+ * plan_cpu_is_free() - may a CPU take a vCPU?
+ * @plan: the placement so far.
+ * @machine: the machine it is made on.
+ * @cpu: a CPU number below the machine's count.
+ *
+ * Return: true if @cpu is usable, is neither a sidecore nor the idle
+ * sibling of one, and runs no vCPU yet.
+ */
+bool plan_cpu_is_free(const struct plan *plan, const struct plan_machine *machine,
+		      unsigned int cpu)
 {
 	return machine->cpu_usable[cpu] && !machine->cpu_sidecore[cpu] &&
-	       plan->cpu_guest[cpu] == PLAN_NO_GUEST;
+	       !machine->cpu_idle_sibling[cpu] && plan->cpu_guest[cpu] == PLAN_NO_GUEST;
 }
 
 /**
@@ -117,8 +164,7 @@ static bool plan_cpu_is_free(const struct plan *plan, const struct plan_machine 
  * @machine: the machine it is made on.
  * @node: a node number.
  *
- * Return: how many of the node's CPUs are usable, not sidecores, and run
- * no vCPU.
+ * Return: how many of the node's CPUs plan_cpu_is_free() says are free.
  */
 unsigned int plan_node_free_cpus(const struct plan *plan, const struct plan_machine *machine,
 				 unsigned int node)
@@ -136,6 +182,40 @@ unsigned int plan_node_free_cpus(const struct plan *plan, const struct plan_mach
 #define PLAN_ERROR(guest, key, fmt, ...)						\
 	log_msg(CONFIG_ERROR_FORMAT "guest '%s' " fmt, config_guest_line(guest, key),	\
 		config_guest_key_name(key), (guest)->name, __VA_ARGS__)
+
+/*
+ * Reports a guest that needs more CPUs than its node has free, naming the
+ * idle sidecore siblings among those it cannot have: without them a node
+ * seems to have CPUs to spare.
+ */
+static void plan_report_too_few_cpus(const struct plan_machine *machine,
+				     const struct config_guest *guest, unsigned int node,
+				     unsigned int free_cpus)
+{
+	const struct topology *topo = machine->topo;
+	const char *plural = guest->vcpu_count == 1 ? "" : "s";
+	unsigned int idle = 0, first = 0;
+
+	for (unsigned int c = topo->cpu_count; c-- > 0;) {
+		if (topo->cpu[c].node == node && machine->cpu_idle_sibling[c]) {
+			idle++;
+			first = c;
+		}
+	}
+	if (idle == 0)
+		PLAN_ERROR(guest, CONFIG_KEY_VCPUS, "needs %u cpu%s, node %u has %u free",
+			   guest->vcpu_count, plural, node, free_cpus);
+	else if (idle == 1)
+		PLAN_ERROR(guest, CONFIG_KEY_VCPUS, "needs %u cpu%s, node %u has %u free; "
+			   "cpu %u, the SMT sibling of sidecore %d, stays idle "
+			   "(sidecore_sibling = idle)", guest->vcpu_count, plural, node,
+			   free_cpus, first, plan_sidecore_of_sibling(machine, first));
+	else
+		PLAN_ERROR(guest, CONFIG_KEY_VCPUS, "needs %u cpu%s, node %u has %u free; "
+			   "%u more, the SMT siblings of its sidecores, stay idle "
+			   "(sidecore_sibling = idle)", guest->vcpu_count, plural, node,
+			   free_cpus, idle);
+}
 
 /* Checks an explicit `cpus` list; on success *node is the list's node. */
 static bool plan_check_cpus(const struct plan *plan, const struct plan_machine *machine,
@@ -158,6 +238,12 @@ static bool plan_check_cpus(const struct plan *plan, const struct plan_machine *
 		}
 		if (machine->cpu_sidecore[cpu]) {
 			PLAN_ERROR(guest, CONFIG_KEY_CPUS, "wants cpu %u, which is a sidecore", cpu);
+			return false;
+		}
+		if (machine->cpu_idle_sibling[cpu]) {
+			PLAN_ERROR(guest, CONFIG_KEY_CPUS, "wants cpu %u, the SMT sibling of "
+				   "sidecore %d, which stays idle (sidecore_sibling = idle)",
+				   cpu, plan_sidecore_of_sibling(machine, cpu));
 			return false;
 		}
 		if (plan->cpu_guest[cpu] != PLAN_NO_GUEST) {
@@ -268,8 +354,7 @@ static bool plan_place_guest(struct plan *plan, const struct plan_machine *machi
 
 	free_cpus = plan_node_free_cpus(plan, machine, node);
 	if (!explicit_cpus && free_cpus < guest->vcpu_count) {
-		PLAN_ERROR(guest, CONFIG_KEY_VCPUS, "needs %u cpu%s, node %u has %u free",
-			   guest->vcpu_count, guest->vcpu_count == 1 ? "" : "s", node, free_cpus);
+		plan_report_too_few_cpus(machine, guest, node, free_cpus);
 		return false;
 	}
 	if (guest->memory_bytes > plan->node_free_bytes[node]) {

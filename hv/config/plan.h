@@ -6,6 +6,9 @@
  * plans on the machine it booted on, the host tool on a machine's ACPI
  * tables.
  *
+ * A sidecore has its physical core to itself: its SMT siblings run no vCPU
+ * and stay idle, unless the config's `sidecore_sibling = vcpu` lends them.
+ *
  * Nothing is squeezed to fit: a guest that needs more cores or memory than
  * its node has left is reported and not placed, and the other guests are
  * placed as if it were not there.
@@ -24,6 +27,7 @@ struct plan_machine {
 	const struct topology *topo;
 	bool cpu_usable[TOPO_MAX_CPUS];		/* online: may poll or run a vCPU */
 	bool cpu_sidecore[TOPO_MAX_CPUS];
+	bool cpu_idle_sibling[TOPO_MAX_CPUS];	/* a sidecore's SMT sibling, kept idle */
 	uint64_t node_free_bytes[TOPO_MAX_NODES];	/* what guests may take */
 };
 
@@ -55,8 +59,9 @@ void plan_init_machine(struct plan_machine *machine, const struct topology *topo
 /*
  * Marks the sidecores: the config's `sidecores`, then the first usable CPU
  * of each node still without one, never more than CONFIG_MAX_SIDECORES in
- * all. Returns how many listed CPUs were not usable plus how many nodes got
- * no sidecore (each reported).
+ * all; then, unless `sidecore_sibling = vcpu`, their SMT siblings as idle.
+ * Returns how many listed CPUs were not usable plus how many nodes got no
+ * sidecore (each reported).
  */
 int plan_choose_sidecores(struct plan_machine *machine, const struct config *config);
 
@@ -67,7 +72,14 @@ int plan_choose_sidecores(struct plan_machine *machine, const struct config *con
 int plan_place_guests(struct plan *plan, const struct plan_machine *machine,
 		      const struct config *config);
 
-/* The number of free cores (usable, no sidecore, no vCPU) of node. */
+/* The sidecore whose SMT sibling cpu is, or -1. */
+int plan_sidecore_of_sibling(const struct plan_machine *machine, unsigned int cpu);
+
+/* True if cpu may take a vCPU: usable, no sidecore or its idle sibling, no vCPU. */
+bool plan_cpu_is_free(const struct plan *plan, const struct plan_machine *machine,
+		      unsigned int cpu);
+
+/* The number of free cores (as plan_cpu_is_free()) of node. */
 unsigned int plan_node_free_cpus(const struct plan *plan, const struct plan_machine *machine,
 				 unsigned int node);
 

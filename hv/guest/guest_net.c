@@ -175,7 +175,7 @@ static const struct sidecore_port_ops guest_net_port_ops = {
 
 /* The device in gn, registered with g and sc; memory is the caller's. */
 static bool guest_net_init(struct guest_net *gn, struct guest *g, struct sidecore *sc,
-			   const uint8_t mac[6])
+			   const uint8_t mac[6], bool wire)
 {
 	struct virtio_net_params params = {
 		.name = g->name,
@@ -203,16 +203,17 @@ static bool guest_net_init(struct guest_net *gn, struct guest *g, struct sidecor
 			     GUEST_PCI_MMIO_GPA + gn->dev.slot * VIRTIO_PCI_BAR_SIZE))
 		return false;
 	gn->pci.pci.lock = &sc->lock;
+	gn->net.port.wire = wire;
 	return net_switch_add_port(sc->sw, &gn->net.port) && sidecore_attach(sc, &gn->port);
 }
 
-bool guest_net_create(struct guest *g, struct sidecore *sc, const uint8_t mac[6])
+bool guest_net_create(struct guest *g, struct sidecore *sc, const uint8_t mac[6], bool wire)
 {
 	uint64_t bytes = (sizeof(struct guest_net) + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
 	struct guest_net *gn = (struct guest_net *)(uintptr_t)page_alloc_node(g->node, bytes,
 									      PAGE_SIZE);
 
-	if (!gn || !guest_net_init(gn, g, sc, mac)) {
+	if (!gn || !guest_net_init(gn, g, sc, mac, wire)) {
 		printk("guest %s: cannot create its virtio-net device\n", g->name);
 		return false;
 	}

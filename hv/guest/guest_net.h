@@ -36,6 +36,7 @@ struct guest_net {
  * @g: the guest, created and not yet running
  * @sc: the sidecore of the guest's node, handed down by whoever placed it
  * @mac: the NIC's address (the config's)
+ * @wire: whether the guest may exchange frames with the uplink (`uplink = yes`)
  *
  * The device's memory comes from the guest's node. It is registered with
  * the guest (its PCI slot, BAR and restart reset), gets a port on the
@@ -43,6 +44,6 @@ struct guest_net {
  *
  * Return: false (reported) when any of that fails.
  */
-bool guest_net_create(struct guest *g, struct sidecore *sc, const uint8_t mac[6]);
+bool guest_net_create(struct guest *g, struct sidecore *sc, const uint8_t mac[6], bool wire);
 
 #endif

@@ -88,7 +88,7 @@ static void guests_create_one(const struct config_guest *cg, const struct plan_g
 	}
 	g->print_counters = guests_print_counters;
 	/* A guest with a `cid` in its section also gets a vsock device (docs/config.md). */
-	if (!guest_net_create(g, sc, cg->mac) || !guest_console_create(g) ||
+	if (!guest_net_create(g, sc, cg->mac, cg->uplink) || !guest_console_create(g) ||
 	    (cg->key_line[CONFIG_KEY_CID] && !guest_vsock_create(g, sc, cg->cid))) {
 		printk("guest %s: not started\n", cg->name);
 		return;
@@ -130,8 +130,8 @@ static void guests_print_cpu_list(char *buf, size_t size, const unsigned int *cp
 
 void guests_print_summary(const struct topology *topo)
 {
-	static unsigned int free_cpu[MAX_CPUS];
-	unsigned int free_count = 0;
+	static unsigned int free_cpu[MAX_CPUS], sibling_cpu[MAX_CPUS];
+	unsigned int free_count = 0, sibling_count = 0;
 	char list[512];
 
 	for (unsigned int c = 0; c < topo->cpu_count; c++) {
@@ -139,6 +139,8 @@ void guests_print_summary(const struct topology *topo)
 			continue;
 		if (percpu[c].role == CPU_ROLE_SIDECORE)
 			printk("sidecore: cpu %u node %u\n", c, topo->cpu[c].node);
+		else if (percpu[c].role == CPU_ROLE_IDLE && machine.cpu_idle_sibling[c])
+			sibling_cpu[sibling_count++] = c;
 		else if (percpu[c].role == CPU_ROLE_IDLE)
 			free_cpu[free_count++] = c;
 	}
@@ -155,6 +157,11 @@ void guests_print_summary(const struct topology *topo)
 	}
 	guests_print_cpu_list(list, sizeof(list), free_cpu, free_count);
 	printk("free: cpus %s\n", free_count ? list : "none");
+	/* Only a machine with SMT has any; its siblings wait in HLT like free cpus. */
+	if (sibling_count) {
+		guests_print_cpu_list(list, sizeof(list), sibling_cpu, sibling_count);
+		printk("idle: cpus %s (sidecore siblings)\n", list);
+	}
 }
 
 void guests_start(void)

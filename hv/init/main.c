@@ -27,6 +27,7 @@
 #include "platform/acpi.h"
 #include "platform/topology.h"
 #include "sidecore/sidecore.h"
+#include "sidecore/uplink.h"
 #include "vmx/vmx.h"
 
 #define MIB ((uint64_t)1 << 20)
@@ -172,6 +173,31 @@ static void ap_main(unsigned int cpu)
 	}
 }
 
+/*
+ * The boot CPU's word on which CPUs are SMT threads of one core, in place of
+ * the guess topology_build() makes from the MADT: the placement keeps a
+ * sidecore's sibling idle, and must not mistake single-thread cores with
+ * consecutive APIC IDs for one core's threads. Every package of a machine
+ * is the same model, so one CPU speaks for all.
+ */
+static void main_set_smt_bits(void)
+{
+	struct topo_cpuid id = { .max_leaf = cpuid(0, 0).eax };
+	struct cpuid_regs r = cpuid(1, 0);
+
+	id.leaf1_ebx = r.ebx;
+	id.leaf1_edx = r.edx;
+	if (id.max_leaf >= 4)
+		id.leaf4_eax = cpuid(4, 0).eax;
+	if (id.max_leaf >= 0xb) {
+		r = cpuid(0xb, 0);
+		id.leafb_eax = r.eax;
+		id.leafb_ebx = r.ebx;
+		id.leafb_ecx = r.ecx;
+	}
+	topo.smt_bits = topology_smt_bits_of_cpuid(&id);
+}
+
 static void main_print_nodes(void)
 {
 	for (unsigned int n = 0; n < topo.node_count; n++) {
@@ -276,6 +302,7 @@ void hv_main(uint32_t magic, const void *mbi)
 		panic("no valid ACPI root table");
 	if (topology_build(&topo, &acpi) < 0)
 		panic("no usable MADT: cannot find the CPUs");
+	main_set_smt_bits();
 
 	main_collect_free_ram(mbi);
 	uint64_t trampoline = main_find_trampoline_page();
@@ -308,6 +335,7 @@ void hv_main(uint32_t magic, const void *mbi)
 	printk("tsc: %lu kHz from %s\n", tsc_hz() / 1000, tsc_source_name());
 
 	main_load_config();
+	uplink_probe(&config);	/* changes the page tables: before the APs load them */
 
 	started = smp_start_aps(&topo, bsp_cpu, trampoline, ap_main);
 	printk("smp: %u of %u cpus online\n", started + 1, topo.cpu_count);
@@ -319,7 +347,9 @@ void hv_main(uint32_t magic, const void *mbi)
 	main_print_vmx();
 	main_print_extable();
 	guests_create(&config, &boot);
+	uplink_start();
 	guests_print_summary(&topo);
+	uplink_print_summary();
 	printk("boot: done\n");
 	console_set_drainer(bsp_cpu);
 	operator_start(&topo, bsp_cpu);

@@ -71,6 +71,7 @@ struct net_port_stats {
 	uint64_t tx_drops;	/* taken from the guest but not forwarded */
 	uint64_t tx_spoofed;	/* of those: source MAC not the port's */
 	uint64_t tx_oversized;	/* of those: longer than the MTU allows, no GSO */
+	uint64_t tx_unknown;	/* of those: from an uplink, unicast to no port that may reach the wire */
 	uint64_t rx_packets;
 	uint64_t rx_bytes;
 	uint64_t rx_drops;	/* addressed to the guest but not delivered */
@@ -84,6 +85,7 @@ typedef bool (*net_deliver_fn)(struct net_port *port, const struct net_packet *p
 struct net_port {
 	uint8_t mac[ETH_ALEN];	/* static, from the config; unused for an uplink */
 	bool uplink;		/* the sidecore's NIC queue pair, not a guest */
+	bool wire;		/* a guest port that may exchange frames with the uplinks */
 	bool up;		/* accepts packets; see net_port_set_up() */
 	unsigned int sidecore;	/* index of the owning sidecore */
 	unsigned int index;	/* slot in the switch, set by net_switch_add_port() */
@@ -202,9 +204,17 @@ void net_switch_add_ring(struct net_switch *sw, unsigned int from, unsigned int 
  * MAC is not the port's (tx_spoofed) or, without GSO, when it is longer than
  * ETH_HLEN + NET_MTU, or ETH_HLEN + NET_VLAN_HLEN + NET_MTU with an 802.1Q
  * tag (tx_oversized); a frame shorter than an Ethernet header is dropped.
- * Unicast to a known MAC goes to that port only; group and unknown
- * destinations go to every other port that is up, and to the uplink of the
- * source's sidecore. Nothing goes back out of @src, or between uplinks.
+ *
+ * From a guest port: unicast to a known MAC goes to that port only; group
+ * and unknown destinations go to every other guest port that is up and,
+ * when @src may reach the wire, to one uplink: the one of the source's
+ * sidecore, or where that sidecore has none, the first uplink added (through
+ * the ring to its sidecore).
+ *
+ * From an uplink: only guest ports that may reach the wire receive; unicast
+ * goes to the port with that MAC, group addresses to all of them, and
+ * unicast to any other MAC is dropped (tx_drops, tx_unknown). Nothing goes
+ * back out of @src, or between uplinks.
  */
 void net_switch_forward(struct net_switch *sw, struct net_port *src, struct net_packet *pkt);
 

@@ -23,8 +23,10 @@
 /* 2 KiB holds a record header and a 1514-byte frame; a 64 KiB one takes 33. */
 #define SPSC_RING_CELL_SIZE	2048
 #define SPSC_RING_CELLS		512	/* a power of 2 */
-/* Record destination meaning every port of the consuming sidecore. */
+/* Record destination meaning every guest port of the consuming sidecore. */
 #define SPSC_RING_FLOOD		0xffff
+/* The same for a flood from the wire: only the guest ports that may reach it. */
+#define SPSC_RING_FLOOD_WIRE	0xfffe
 
 struct spsc_ring {
 	/* Written by the producer. */
@@ -52,7 +54,7 @@ void spsc_ring_init(struct spsc_ring *ring);
 /**
  * spsc_ring_send() - copy a packet into the ring (producer side).
  * @ring: the ring
- * @port: destination port index, or SPSC_RING_FLOOD
+ * @port: destination port index, SPSC_RING_FLOOD or SPSC_RING_FLOOD_WIRE
  * @pkt: the packet, snapshotted (net_packet_snapshot()); its buffers are
  *       not referenced after this returns
  *

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * switch.c - the L2 switch between guest ports (and, later, the NIC uplinks).
+ * switch.c - the L2 switch between guest ports and the NIC uplinks.
  *
  * MACs are static, so there is no learning: a port's MAC is its address for
- * the life of the hypervisor. The table is small (one port per guest NIC) and
- * scanned linearly. A flood reaches another sidecore as one copy in the ring,
+ * the life of the hypervisor. The table is small (one port per guest NIC
+ * and one per NIC queue pair) and scanned linearly. A flood reaches another sidecore as one copy in the ring,
  * which that sidecore hands to each of its own ports.
+ *
+ * Guest ports that may not reach the wire are kept from it here, not by the
+ * NIC's address filter: a NIC out of filters receives every unicast frame.
  */
 #include <string.h>
 
@@ -14,7 +17,7 @@
 #include "net/net.h"
 #include "net/spsc_ring.h"
 
-_Static_assert(NET_MAX_PORTS < SPSC_RING_FLOOD, "port indexes must not collide with FLOOD");
+_Static_assert(NET_MAX_PORTS < SPSC_RING_FLOOD_WIRE, "port indexes must not collide with FLOOD");
 
 /* IEEE 802: the low bit of the first octet marks a group (multicast) address. */
 static bool mac_is_group(const uint8_t *mac)
@@ -89,18 +92,42 @@ static void net_switch_send(struct net_switch *sw, const struct net_port *src,
 		net_switch_send_remote(sw, src->sidecore, dst->sidecore, dst->index, pkt);
 }
 
-/* Only the source sidecore's own uplink carries guest traffic to the wire. */
+/*
+ * The uplink a guest's frames leave by: its own sidecore's, or the first
+ * one, so that guests of a sidecore without a NIC queue still reach the
+ * wire (through the ring, one copy more).
+ */
+static struct net_port *net_switch_uplink_for(const struct net_switch *sw, unsigned int sidecore)
+{
+	struct net_port *first = NULL;
+
+	for (unsigned int i = 0; i < sw->count; i++) {
+		struct net_port *port = sw->port[i];
+
+		if (!port->uplink)
+			continue;
+		if (port->sidecore == sidecore)
+			return port;
+		if (!first)
+			first = port;
+	}
+	return first;
+}
+
+/* Whether a flood from @src reaches guest port @dst at all. */
 static bool net_switch_floods_to(const struct net_port *src, const struct net_port *dst)
 {
-	if (dst == src || !net_port_is_up(dst))
+	if (dst == src || dst->uplink || !net_port_is_up(dst))
 		return false;
-	return !dst->uplink || (!src->uplink && dst->sidecore == src->sidecore);
+	return !src->uplink || dst->wire;
 }
 
 static void net_switch_flood(struct net_switch *sw, const struct net_port *src,
 			     const struct net_packet *pkt)
 {
+	uint16_t flood = src->uplink ? SPSC_RING_FLOOD_WIRE : SPSC_RING_FLOOD;
 	bool remote[NET_MAX_SIDECORES] = { false };
+	struct net_port *uplink;
 
 	for (unsigned int i = 0; i < sw->count; i++) {
 		struct net_port *dst = sw->port[i];
@@ -114,7 +141,12 @@ static void net_switch_flood(struct net_switch *sw, const struct net_port *src,
 	}
 	for (unsigned int sidecore = 0; sidecore < NET_MAX_SIDECORES; sidecore++) {
 		if (remote[sidecore])
-			net_switch_send_remote(sw, src->sidecore, sidecore, SPSC_RING_FLOOD, pkt);
+			net_switch_send_remote(sw, src->sidecore, sidecore, flood, pkt);
+	}
+	if (!src->uplink && src->wire) {
+		uplink = net_switch_uplink_for(sw, src->sidecore);
+		if (uplink)
+			net_switch_send(sw, src, uplink, pkt);
 	}
 }
 
@@ -157,6 +189,11 @@ void net_switch_forward(struct net_switch *sw, struct net_port *src, struct net_
 		return;
 	if (!mac_is_group(dst_mac)) {
 		dst = net_switch_lookup(sw, dst_mac);
+		if (src->uplink && (!dst || !dst->wire)) {
+			src->stats.tx_unknown++;
+			src->stats.tx_drops++;
+			return;
+		}
 		if (dst) {
 			if (dst != src)
 				net_switch_send(sw, src, dst, pkt);
@@ -172,7 +209,7 @@ static void net_switch_deliver_local(struct net_switch *sw, unsigned int sidecor
 {
 	struct net_port *dst;
 
-	if (port != SPSC_RING_FLOOD) {
+	if (port != SPSC_RING_FLOOD && port != SPSC_RING_FLOOD_WIRE) {
 		if (port >= sw->count)
 			return;
 		dst = sw->port[port];
@@ -182,7 +219,8 @@ static void net_switch_deliver_local(struct net_switch *sw, unsigned int sidecor
 	}
 	for (unsigned int i = 0; i < sw->count; i++) {
 		dst = sw->port[i];
-		if (dst->sidecore == sidecore && !dst->uplink && net_port_is_up(dst))
+		if (dst->sidecore == sidecore && !dst->uplink && net_port_is_up(dst) &&
+		    (port == SPSC_RING_FLOOD || dst->wire))
 			dst->deliver(dst, pkt);
 	}
 }

@@ -62,6 +62,15 @@
 #define SLIT_MATRIX_OFFSET 44
 #define SLIT_LOCAL_DISTANCE 10	/* a locality to itself; 0-9 are reserved */
 
+/* CPUID, Intel SDM Vol. 2A; the shifts and widths are those of §8.9.4 of Vol. 3A. */
+#define CPUID_LEAF1_HTT (1u << 28)		/* EDX: EBX[23:16] is valid */
+#define CPUID_LEAF1_LOGICAL_SHIFT 16		/* EBX: logical processor IDs per package */
+#define CPUID_LEAF4_CORES_SHIFT 26		/* EAX: core IDs per package, less one */
+#define CPUID_LEAFB_SHIFT_MASK 0x1fu		/* EAX: APIC ID bits below the next level */
+#define CPUID_LEAFB_COUNT_MASK 0xffffu		/* EBX: 0 when leaf 0BH is not supported */
+#define CPUID_LEAFB_TYPE_SHIFT 8		/* ECX[15:8]: the level's type */
+#define CPUID_LEAFB_TYPE_SMT 1
+
 /* MCFG, PCI Firmware Specification 3.2 section 4.1.2. */
 #define MCFG_ALLOCATIONS_OFFSET 44
 #define MCFG_ALLOCATION_SIZE 16
@@ -530,6 +539,23 @@ static void topology_parse_mcfg(struct topology *topo, const struct acpi_table *
 	}
 }
 
+/*
+ * ACPI does not say which CPUs are threads of one core. Two-thread cores
+ * put the thread in APIC ID bit 0 (SDM Vol. 3A §8.9.1), and firmware lists
+ * every thread it enables, so a MADT that enables both 2k and 2k+1 is taken
+ * to describe two-thread cores: every Intel server in tests/data/acpi does.
+ * A machine whose single-thread cores have consecutive IDs (QEMU's with
+ * threads=1) looks the same, and is taken for SMT; only CPUID can tell.
+ */
+static unsigned int topology_infer_smt_bits(const struct topology *topo)
+{
+	for (unsigned int i = 0; i < topo->cpu_count; i++)
+		if (!(topo->cpu[i].apic_id & 1) &&
+		    topology_cpu_of_apic_id(topo, topo->cpu[i].apic_id | 1) >= 0)
+			return 1;
+	return 0;
+}
+
 /**
  * topology_build() - derive the machine topology from validated ACPI tables.
  * @topo: filled in; fully overwritten.
@@ -552,6 +578,8 @@ int topology_build(struct topology *topo, const struct acpi_tables *tables)
 	}
 	if (topology_parse_madt(topo, madt) != 0)
 		return -1;
+
+	topo->smt_bits = topology_infer_smt_bits(topo);
 
 	srat = acpi_tables_find(tables, "SRAT");
 	if (!srat || !topology_parse_srat(topo, srat))
@@ -599,4 +627,56 @@ int topology_cpu_of_apic_id(const struct topology *topo, uint32_t apic_id)
 		if (topo->cpu[i].apic_id == apic_id)
 			return (int)i;
 	return -1;
+}
+
+/* Bits needed to number count things: ceil(log2(count)). */
+static unsigned int topology_bits_for(uint32_t count)
+{
+	unsigned int bits = 0;
+
+	while (bits < 32 && (1ull << bits) < count)
+		bits++;
+	return bits;
+}
+
+/**
+ * topology_smt_bits_of_cpuid() - the SMT field's width in the APIC ID.
+ * @id: CPUID leaves 0, 01H, 04H and 0BH (subleaf 0) of one CPU.
+ *
+ * Leaf 0BH subleaf 0 describes the SMT level when its level type is SMT;
+ * its EAX[4:0] is then the width of the thread field (SDM Vol. 3A §8.9.2).
+ * Any other type there means one thread per core: QEMU with threads=1
+ * reports SMT with width 0, Bochs without threads a type of 0. Without
+ * leaf 0BH the width follows from the logical processors (leaf 01H) and
+ * cores (leaf 04H) a package has room for, as in §8.9.4.
+ *
+ * Return: the number of low APIC ID bits that number a core's threads.
+ */
+unsigned int topology_smt_bits_of_cpuid(const struct topo_cpuid *id)
+{
+	uint32_t logical, cores;
+
+	if (id->max_leaf >= 0xb && (id->leafb_ebx & CPUID_LEAFB_COUNT_MASK)) {
+		if (((id->leafb_ecx >> CPUID_LEAFB_TYPE_SHIFT) & 0xff) != CPUID_LEAFB_TYPE_SMT)
+			return 0;
+		return id->leafb_eax & CPUID_LEAFB_SHIFT_MASK;
+	}
+	if (!(id->leaf1_edx & CPUID_LEAF1_HTT))
+		return 0;
+	logical = (id->leaf1_ebx >> CPUID_LEAF1_LOGICAL_SHIFT) & 0xff;
+	cores = id->max_leaf >= 4 ? (id->leaf4_eax >> CPUID_LEAF4_CORES_SHIFT) + 1 : 1;
+	return logical > cores ? topology_bits_for(logical / cores) : 0;
+}
+
+/**
+ * topology_core_id() - which physical core a CPU is a thread of.
+ * @topo: a built topology.
+ * @cpu: a CPU number below topo->cpu_count.
+ *
+ * Return: the CPU's APIC ID without its thread field, so that SMT siblings
+ * (and only they) share it (SDM Vol. 3A §8.9.1).
+ */
+uint32_t topology_core_id(const struct topology *topo, unsigned int cpu)
+{
+	return topo->cpu[cpu].apic_id >> topo->smt_bits;
 }

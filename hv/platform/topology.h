@@ -8,6 +8,11 @@
  * CPU or enabled memory) in ascending domain order. Without SRAT there is one
  * node holding every CPU and no memory ranges (memory then comes from the
  * boot memory map alone).
+ *
+ * SMT threads: an APIC ID is the package, core and thread numbers side by
+ * side, the thread in the lowest bits (Intel SDM Vol. 3A §8.9.1,
+ * "Hierarchical Mapping of Shared Resources"), so two CPUs are threads of
+ * one physical core when their APIC IDs differ only in those smt_bits.
  */
 #ifndef SIDECORE_PLATFORM_TOPOLOGY_H
 #define SIDECORE_PLATFORM_TOPOLOGY_H
@@ -75,6 +80,7 @@ struct topology {
 
 	struct topo_cpu cpu[TOPO_MAX_CPUS];
 	unsigned int cpu_count;
+	unsigned int smt_bits;		/* APIC ID bits that number a core's threads */
 
 	bool has_srat;
 	struct topo_node node[TOPO_MAX_NODES];
@@ -92,9 +98,28 @@ struct topology {
 /*
  * Builds the topology from the validated tables. A missing or malformed
  * MADT is an error (-1); a malformed SRAT, SLIT or MCFG is reported and
- * ignored (one node, no distances, no ECAM). Returns 0 on success.
+ * ignored (one node, no distances, no ECAM). smt_bits is inferred from the
+ * MADT (1 when it enables both APIC IDs 2k and 2k+1 for some k, else 0);
+ * the hypervisor replaces it with what CPUID says. Returns 0 on success.
  */
 int topology_build(struct topology *topo, const struct acpi_tables *tables);
+
+/*
+ * What CPUID says about the package layout of the CPU it ran on (Intel SDM
+ * Vol. 2A, CPUID leaves 01H, 04H and 0BH).
+ */
+struct topo_cpuid {
+	uint32_t max_leaf;		/* leaf 0 EAX */
+	uint32_t leaf1_ebx, leaf1_edx;
+	uint32_t leaf4_eax;		/* subleaf 0 */
+	uint32_t leafb_eax, leafb_ebx, leafb_ecx;	/* subleaf 0 */
+};
+
+/* The SMT width (topology.smt_bits) that CPUID reports. */
+unsigned int topology_smt_bits_of_cpuid(const struct topo_cpuid *id);
+
+/* The physical core of a CPU: equal for SMT siblings, unique otherwise. */
+uint32_t topology_core_id(const struct topology *topo, unsigned int cpu);
 
 /* Node number holding physical address addr per SRAT, or -1 if none. */
 int topology_node_of_address(const struct topology *topo, uint64_t addr);

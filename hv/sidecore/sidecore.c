@@ -99,6 +99,11 @@ struct sidecore *sidecore_of_cpu(unsigned int cpu)
 	return NULL;
 }
 
+struct sidecore *sidecore_by_index(unsigned int index)
+{
+	return index < sidecore_count ? &sidecores[index] : NULL;
+}
+
 void sidecore_wake(struct sidecore *sc)
 {
 	if (sc->cpu != this_cpu()->cpu)

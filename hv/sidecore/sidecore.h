@@ -64,6 +64,14 @@ void sidecore_setup(void);
 struct sidecore *sidecore_of_cpu(unsigned int cpu);
 
 /**
+ * sidecore_by_index() - a sidecore by its switch number
+ * @index: 0 for the first sidecore sidecore_setup() made
+ *
+ * Return: the sidecore, or NULL when there are not that many.
+ */
+struct sidecore *sidecore_by_index(unsigned int index);
+
+/**
  * sidecore_attach() - adds a port to the ports a sidecore polls
  * @sc: the sidecore
  * @port: the device's port, live or not

@@ -5,8 +5,8 @@
  *
  * Whatever config_parse() accepts must obey the documented limits (names,
  * sizes, counts, unique MACs and CIDs), and the plan must never give a core
- * to two guests, use a sidecore or an offline core, split a guest across
- * nodes, or hand out more memory than a node has. A broken invariant
+ * to two guests, use a sidecore, its idle SMT sibling or an offline core,
+ * split a guest across nodes, or hand out more memory than a node has. A broken invariant
  * aborts, which libFuzzer reports.
  */
 #include <stdint.h>
@@ -88,8 +88,10 @@ static void build_machine(void)
 	topo.has_srat = true;
 	topo.node_count = FUZZ_NODES;
 	topo.cpu_count = FUZZ_NODES * FUZZ_CPUS_PER_NODE;
+	/* Two-thread cores: a node's CPUs k and k+1 (in its own order) share one. */
+	topo.smt_bits = 1;
 	for (unsigned int c = 0; c < topo.cpu_count; c++) {
-		topo.cpu[c].apic_id = c;
+		topo.cpu[c].apic_id = (c % FUZZ_NODES) << 4 | c / FUZZ_NODES;
 		topo.cpu[c].node = c % FUZZ_NODES;
 		topo.node[c % FUZZ_NODES].cpu_count++;
 	}
@@ -123,6 +125,7 @@ static void check_plan(int failed)
 
 			CHECK(cpu < topo.cpu_count);
 			CHECK(machine.cpu_usable[cpu] && !machine.cpu_sidecore[cpu]);
+			CHECK(!machine.cpu_idle_sibling[cpu]);
 			CHECK(topo.cpu[cpu].node == p->node);
 			CHECK(plan.cpu_guest[cpu] == (int)i);
 			if (guest->key_line[CONFIG_KEY_CPUS])
@@ -132,6 +135,10 @@ static void check_plan(int failed)
 	}
 	for (unsigned int c = 0; c < topo.cpu_count; c++) {
 		int owner = plan.cpu_guest[c];
+
+		CHECK(machine.cpu_idle_sibling[c] ==
+		      (config.sidecore_sibling == CONFIG_SIBLING_IDLE &&
+		       plan_sidecore_of_sibling(&machine, c) >= 0));
 
 		if (owner == PLAN_NO_GUEST)
 			continue;

@@ -185,6 +185,7 @@ static bool net_setup(const struct fuzz_input *in, unsigned int queue)
 	CHECK(net_switch_add_port(&sw, &sink));
 	net_port_set_up(&sink, true);
 	CHECK(virtio_net_init(&dev, &params));
+	dev.port.wire = true;	/* a guest with `uplink = yes`: the sink's frames reach it */
 	CHECK(net_switch_add_port(&sw, &dev.port));
 	CHECK(virtio_net_set_features(&dev, in->features));
 	if (virtio_net_enable_queue(&dev, queue, &in->layout) < 0) {

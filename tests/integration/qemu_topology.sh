@@ -41,4 +41,19 @@ tap_node_mem $log 1 768 "2s3c: node 1 memory"
 tap_line $log 'sidecore: cpu 1 node 0' "2s3c: config moves node 0's sidecore to cpu 1"
 tap_line $log 'sidecore: cpu 3 node 1' "2s3c: node 1 keeps its default sidecore"
 tap_line $log 'free: cpus 0,2,4,5' "2s3c: the other cpus are free"
+# QEMU's e1000 (8086:100e) found on the PCI bus and brought up as the uplink.
+log=$out/nic-e1000.log
+tools/run-qemu --nic e1000 --log $log --timeout 120 build/test-nic.iso
+tap_result $? "nic: boots to 'boot: done'"
+tap_line $log 'nic: e1000 [0-9a-f]{2}:[0-9a-f]{2}\.[0-7] link up queues 1 mac 52:54:00:12:34:56 speed 1000' \
+	"nic: the e1000 is found, its link up, its MAC from the EEPROM"
+tap_line $log 'nic queue: sidecore 0 rx 0 tx 0' "nic: its queue pair is sidecore 0's"
+tap_line $log 'sidecore 0: polling on cpu 0, 1 ports' "nic: sidecore 0 polls it"
+
+# The same config on a machine without one: reported, and the boot goes on.
+log=$out/nic-absent.log
+tools/run-qemu --log $log --timeout 120 build/test-nic.iso
+tap_result $? "no nic: boots to 'boot: done'"
+tap_line $log "config line 2: key 'nic': no supported NIC .*" "no nic: reported with its line and key"
+tap_line $log 'nic: none \(not found\)' "no nic: the summary says so"
 tap_done

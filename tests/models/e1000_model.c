@@ -530,10 +530,12 @@ static void model_write32(void *ctx, uint32_t off, uint32_t v)
 	}
 }
 
-static void *model_dma_alloc(void *ctx, size_t bytes, size_t align, uint64_t *bus)
+static void *model_dma_alloc(void *ctx, int queue, size_t bytes, size_t align, uint64_t *bus)
 {
 	struct e1000_model *m = ctx;
 	size_t at = (m->mem_used + align - 1) & ~(align - 1);
+
+	(void)queue;	/* one queue pair, one memory */
 
 	if (!align || align & (align - 1) || at > E1000_MODEL_MEM || bytes > E1000_MODEL_MEM - at)
 		return NULL;

@@ -19,6 +19,7 @@
 
 #define MODEL_QUEUES		64	/* queue registers modelled: 0-63 */
 #define MODEL_BUS_BASE		0x200000000ull
+#define MODEL_DMA_TAGS		64	/* allocations whose queue pair is remembered */
 #define MODEL_RAR_MAX_DEFAULT	1518	/* MAXFRS.MFS reset value, with the FCS */
 #define ETH_ZLEN_		60	/* shortest frame without FCS (TXPADEN pads to it) */
 #define FCS_LEN			4
@@ -67,6 +68,12 @@ struct ixgbe_model {
 
 	uint8_t *arena;
 	size_t arena_size, arena_used;
+	/* Which queue pair each allocation was asked for (nic_io.dma_alloc). */
+	struct model_dma_tag {
+		uint64_t bus, bytes;
+		int queue;
+	} dma_tag[MODEL_DMA_TAGS];
+	unsigned int dma_tags;
 
 	struct model_wire_entry *wire;
 	unsigned int wire_head, wire_count, wire_cap;
@@ -445,7 +452,7 @@ uint32_t ixgbe_model_peek(struct ixgbe_model *m, uint32_t offset)
 
 /* ---- DMA memory, time ------------------------------------------------- */
 
-static void *model_dma_alloc(void *ctx, size_t bytes, size_t align, uint64_t *bus)
+static void *model_dma_alloc(void *ctx, int queue, size_t bytes, size_t align, uint64_t *bus)
 {
 	struct ixgbe_model *m = ctx;
 	size_t start;
@@ -457,7 +464,17 @@ static void *model_dma_alloc(void *ctx, size_t bytes, size_t align, uint64_t *bu
 		return NULL;
 	m->arena_used = start + bytes;
 	*bus = MODEL_BUS_BASE + start;
+	if (m->dma_tags < MODEL_DMA_TAGS)
+		m->dma_tag[m->dma_tags++] = (struct model_dma_tag){ *bus, bytes, queue };
 	return m->arena + start;
+}
+
+int ixgbe_model_dma_queue(const struct ixgbe_model *m, uint64_t bus)
+{
+	for (unsigned int i = 0; i < m->dma_tags; i++)
+		if (bus >= m->dma_tag[i].bus && bus - m->dma_tag[i].bus < m->dma_tag[i].bytes)
+			return m->dma_tag[i].queue;
+	return IXGBE_MODEL_DMA_UNKNOWN;
 }
 
 static void model_delay(void *ctx, unsigned int us)

@@ -127,6 +127,18 @@ uint32_t ixgbe_model_peek(struct ixgbe_model *m, uint32_t offset);
  */
 void *ixgbe_model_dma(struct ixgbe_model *m, uint64_t bus, size_t len);
 
+#define IXGBE_MODEL_DMA_UNKNOWN	(-2)	/* not from dma_alloc(), or past its records */
+
+/**
+ * ixgbe_model_dma_queue() - the queue pair an allocation was made for.
+ * @m: the model
+ * @bus: a bus address inside memory dma_alloc() handed out
+ *
+ * Return: the queue argument of that dma_alloc() call (NIC_DMA_SHARED for
+ * the NIC as a whole), or IXGBE_MODEL_DMA_UNKNOWN.
+ */
+int ixgbe_model_dma_queue(const struct ixgbe_model *m, uint64_t bus);
+
 /**
  * ixgbe_model_advance() - let model time pass.
  * @m: the model

@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: MIT
 #
 # check_sidecore_cli.sh - `sidecore check` and `sidecore plan` as a user
-# runs them: exit statuses, the summary line, errors with line and key, and
-# the plan of the demo config on real machines. Prints TAP; exits 1 if any
-# test fails. Needs build/tools/sidecore.
+# runs them: exit statuses, the summary line, errors with line and key, the
+# plan of the demo config on real machines, and check placing a file on one.
+# Prints TAP; exits 1 if any test fails. Needs build/tools/sidecore.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -127,10 +127,12 @@ run plan "$demo" "$acpi/supermicro-x10dai"
 check "plan: demo on two sockets exits 0" status_is 0
 check "plan: demo on two sockets" out_is "sidecore cpu 0 node 0
 sidecore cpu 10 node 1
+idle cpu 20 node 0: smt sibling of sidecore 0
+idle cpu 30 node 1: smt sibling of sidecore 10
 guest alpha: node 0 cpus 1 memory 192 MiB sidecore 0
 guest beta: node 1 cpus 11 memory 192 MiB sidecore 10
-node 0: free cpus 2,3,4,5,6,7,8,9,20,21,22,23,24,25,26,27,28,29 memory 81728 MiB
-node 1: free cpus 12,13,14,15,16,17,18,19,30,31,32,33,34,35,36,37,38,39 memory 81728 MiB"
+node 0: free cpus 2,3,4,5,6,7,8,9,21,22,23,24,25,26,27,28,29 memory 81728 MiB
+node 1: free cpus 12,13,14,15,16,17,18,19,31,32,33,34,35,36,37,38,39 memory 81728 MiB"
 
 # Eight sidecores listed on node 0 leave none for node 1: never a ninth.
 run plan "$work/eight.conf" "$acpi/supermicro-x10dai"
@@ -146,7 +148,9 @@ check "plan: without SRAT asks for --mem" err_has "no SRAT"
 run plan --mem 1024 "$demo" "$acpi/hp-z400"
 check "plan: --mem stands in for SRAT" status_is 0
 check "plan: both guests on the one node" out_has "guest beta: node 0 cpus 2 memory 192 MiB sidecore 0"
-check "plan: --mem is what is left from" out_has "node 0: free cpus 3,4,5,6,7 memory 640 MiB"
+check "plan: --mem is what is left from" out_has "node 0: free cpus 3,5,6,7 memory 640 MiB"
+check "plan: the sidecore's sibling idles on one socket too" \
+	out_has "idle cpu 4 node 0: smt sibling of sidecore 0"
 
 run plan --mem lots "$demo" "$acpi/hp-z400"
 check "plan: bad --mem is a usage error" status_is 2
@@ -174,17 +178,83 @@ check "plan: configured sidecore" out_has "sidecore cpu 1 node 0"
 check "plan: pinned guest on cpu 0" out_has "guest pinned: node 0 cpus 0 memory 64 MiB sidecore 1"
 check "plan: guest that does not fit" out_has "guest big: not placed"
 check "plan: why it does not fit" \
-	err_has "config line 9: key 'vcpus': guest 'big' needs 8 cpus, node 0 has 6 free"
+	err_has "config line 9: key 'vcpus': guest 'big' needs 8 cpus, node 0 has 5 free; cpu 5, the SMT sibling of sidecore 1, stays idle (sidecore_sibling = idle)"
 check "plan: invalid guest" out_has "guest broken: invalid"
 check "plan: the rest still placed" out_has "guest small: node 0 cpus 2 memory 64 MiB sidecore 1"
 
 run plan "$demo"
 check "plan: missing argument is a usage error" status_is 2
 
+# Every machine in tests/data has HT on: each sidecore's sibling idles.
+for machine in "$acpi"/*/; do
+	machine=$(basename "$machine")
+	run plan --mem 4096 "$demo" "$acpi/$machine"
+	check "plan: $machine: as many idle siblings as sidecores" \
+		test "$(grep -c '^idle cpu' "$work/out")" -eq "$(grep -c '^sidecore cpu' "$work/out")"
+done
+
+# --- check against a machine ------------------------------------------------------
+
+run check "$demo" "$acpi/supermicro-x10dai"
+check "check: demo placed on a machine" \
+	out_is "$demo: ok, 2 guests (alpha, beta), all placed on $acpi/supermicro-x10dai"
+
+# x10dai node 0: 20 threads, less sidecore 0 and its idle sibling, cpu 20.
+cat >"$work/full.conf" <<'EOF'
+[guest a]
+kernel = vmlinuz
+memory = 64M
+vcpus = 8
+node = 0
+[guest b]
+kernel = vmlinuz
+memory = 64M
+vcpus = 8
+node = 0
+[guest c]
+kernel = vmlinuz
+memory = 64M
+vcpus = 3
+node = 0
+EOF
+run check "$work/full.conf" "$acpi/supermicro-x10dai"
+check "check: guests that need the sidecore's sibling exit 1" status_is 1
+check "check: says which guest, node, need, free and idle sibling" \
+	err_has "config line 14: key 'vcpus': guest 'c' needs 3 cpus, node 0 has 2 free; cpu 20, the SMT sibling of sidecore 0, stays idle (sidecore_sibling = idle)"
+check "check: counts the placement error" err_has "$work/full.conf: 1 error"
+check "check: nothing on stdout when a guest does not fit" test ! -s "$work/out"
+run check "$work/full.conf"
+check "check: without the machine the same file is clean" status_is 0
+
+{ echo "sidecore_sibling = vcpu"; cat "$work/full.conf"; } >"$work/lent.conf"
+run check "$work/lent.conf" "$acpi/supermicro-x10dai"
+check "check: sidecore_sibling = vcpu lends the sibling" status_is 0
+
+printf '[guest a]\nkernel = vmlinuz\nmemory = 64M\ncpus = 20\n' >"$work/sibling.conf"
+run check "$work/sibling.conf" "$acpi/supermicro-x10dai"
+check "check: pinning a vCPU to the idle sibling exits 1" status_is 1
+check "check: pinning a vCPU to the idle sibling reported" \
+	err_has "config line 4: key 'cpus': guest 'a' wants cpu 20, the SMT sibling of sidecore 0, which stays idle"
+
+printf 'sidecore_sibling = sometimes\n' >"$work/badsibling.conf"
+run check "$work/badsibling.conf"
+check "check: bad sidecore_sibling reported" \
+	err_has "config line 1: key 'sidecore_sibling': expected idle or vcpu"
+
+run check "$demo" "$acpi/hp-z400"
+check "check: without SRAT and --mem exits 2" status_is 2
+run check --mem 1024 "$demo" "$acpi/hp-z400"
+check "check: --mem stands in for SRAT" status_is 0
+run check --mem 1024 "$demo"
+check "check: --mem without a machine is a usage error" status_is 2
+run check "$demo" "$work/no-such-machine"
+check "check: unreadable tables exit 2" status_is 2
+
 # --- help ----------------------------------------------------------------------
 
 run help
-check "help lists check and plan" eval 'out_has "check CONFIG" && out_has "plan [--mem MIB] CONFIG ACPI"'
+check "help lists check and plan" \
+	eval 'out_has "check [--mem MIB] CONFIG [ACPI]" && out_has "plan [--mem MIB] CONFIG ACPI"'
 
 echo "1..$count"
 [ "$failed" -eq 0 ]

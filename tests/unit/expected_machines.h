@@ -16,6 +16,7 @@ struct expected_cpu {
 	uint32_t apic_id;
 	uint32_t acpi_uid;
 	bool x2apic_entry;
+	int sibling;	/* CPU number of its SMT sibling, or -1 */
 };
 
 struct expected_memory {
@@ -46,6 +47,7 @@ struct expected_machine {
 	bool pcat_compat;
 	const struct expected_cpu *cpus;	/* enabled, MADT order */
 	unsigned int cpu_count;
+	unsigned int smt_bits;	/* APIC ID bits that number a core's threads */
 	bool has_srat;
 	const struct expected_node *nodes;	/* real nodes, ascending domain */
 	unsigned int node_count;
@@ -61,12 +63,13 @@ static const struct expected_machine expected_machines[] = {
 		.lapic_address = 0xfee00000ull,
 		.pcat_compat = true,
 		.cpus = (const struct expected_cpu[]){
-			{ 0, 0, false }, { 32, 16, false }, { 20, 12, false }, { 52, 28, false },
-			{ 2, 2, false }, { 34, 18, false }, { 18, 10, false }, { 50, 26, false },
-			{ 1, 1, false }, { 33, 17, false }, { 21, 13, false }, { 53, 29, false },
-			{ 3, 3, false }, { 35, 19, false }, { 19, 11, false }, { 51, 27, false },
+			{ 0, 0, false, 8 }, { 32, 16, false, 9 }, { 20, 12, false, 10 }, { 52, 28, false, 11 },
+			{ 2, 2, false, 12 }, { 34, 18, false, 13 }, { 18, 10, false, 14 }, { 50, 26, false, 15 },
+			{ 1, 1, false, 0 }, { 33, 17, false, 1 }, { 21, 13, false, 2 }, { 53, 29, false, 3 },
+			{ 3, 3, false, 4 }, { 35, 19, false, 5 }, { 19, 11, false, 6 }, { 51, 27, false, 7 },
 		},
 		.cpu_count = 16,
+		.smt_bits = 1,
 		.has_srat = true,
 		.nodes = (const struct expected_node[]){
 			{
@@ -106,10 +109,11 @@ static const struct expected_machine expected_machines[] = {
 		.lapic_address = 0xfee00000ull,
 		.pcat_compat = true,
 		.cpus = (const struct expected_cpu[]){
-			{ 0, 1, false }, { 2, 2, false }, { 4, 3, false }, { 6, 4, false },
-			{ 1, 5, false }, { 3, 6, false }, { 5, 7, false }, { 7, 8, false },
+			{ 0, 1, false, 4 }, { 2, 2, false, 5 }, { 4, 3, false, 6 }, { 6, 4, false, 7 },
+			{ 1, 5, false, 0 }, { 3, 6, false, 1 }, { 5, 7, false, 2 }, { 7, 8, false, 3 },
 		},
 		.cpu_count = 8,
+		.smt_bits = 1,
 		.has_srat = false,
 		.nodes = NULL,
 		.node_count = 0,
@@ -125,13 +129,14 @@ static const struct expected_machine expected_machines[] = {
 		.lapic_address = 0xfee00000ull,
 		.pcat_compat = true,
 		.cpus = (const struct expected_cpu[]){
-			{ 0, 0, false }, { 2, 2, false }, { 4, 4, false }, { 6, 6, false },
-			{ 8, 8, false }, { 16, 16, false }, { 18, 18, false }, { 20, 20, false },
-			{ 22, 22, false }, { 24, 24, false }, { 1, 1, false }, { 3, 3, false },
-			{ 5, 5, false }, { 7, 7, false }, { 9, 9, false }, { 17, 17, false },
-			{ 19, 19, false }, { 21, 21, false }, { 23, 23, false }, { 25, 25, false },
+			{ 0, 0, false, 10 }, { 2, 2, false, 11 }, { 4, 4, false, 12 }, { 6, 6, false, 13 },
+			{ 8, 8, false, 14 }, { 16, 16, false, 15 }, { 18, 18, false, 16 }, { 20, 20, false, 17 },
+			{ 22, 22, false, 18 }, { 24, 24, false, 19 }, { 1, 1, false, 0 }, { 3, 3, false, 1 },
+			{ 5, 5, false, 2 }, { 7, 7, false, 3 }, { 9, 9, false, 4 }, { 17, 17, false, 5 },
+			{ 19, 19, false, 6 }, { 21, 21, false, 7 }, { 23, 23, false, 8 }, { 25, 25, false, 9 },
 		},
 		.cpu_count = 20,
+		.smt_bits = 1,
 		.has_srat = true,
 		.nodes = (const struct expected_node[]){
 			{
@@ -163,18 +168,19 @@ static const struct expected_machine expected_machines[] = {
 		.lapic_address = 0xfee00000ull,
 		.pcat_compat = true,
 		.cpus = (const struct expected_cpu[]){
-			{ 0, 0, false }, { 2, 2, false }, { 4, 4, false }, { 6, 6, false },
-			{ 8, 8, false }, { 16, 16, false }, { 18, 18, false }, { 20, 20, false },
-			{ 22, 22, false }, { 24, 24, false }, { 32, 32, false }, { 34, 34, false },
-			{ 36, 36, false }, { 38, 38, false }, { 40, 40, false }, { 48, 48, false },
-			{ 50, 50, false }, { 52, 52, false }, { 54, 54, false }, { 56, 56, false },
-			{ 1, 1, false }, { 3, 3, false }, { 5, 5, false }, { 7, 7, false },
-			{ 9, 9, false }, { 17, 17, false }, { 19, 19, false }, { 21, 21, false },
-			{ 23, 23, false }, { 25, 25, false }, { 33, 33, false }, { 35, 35, false },
-			{ 37, 37, false }, { 39, 39, false }, { 41, 41, false }, { 49, 49, false },
-			{ 51, 51, false }, { 53, 53, false }, { 55, 55, false }, { 57, 57, false },
+			{ 0, 0, false, 20 }, { 2, 2, false, 21 }, { 4, 4, false, 22 }, { 6, 6, false, 23 },
+			{ 8, 8, false, 24 }, { 16, 16, false, 25 }, { 18, 18, false, 26 }, { 20, 20, false, 27 },
+			{ 22, 22, false, 28 }, { 24, 24, false, 29 }, { 32, 32, false, 30 }, { 34, 34, false, 31 },
+			{ 36, 36, false, 32 }, { 38, 38, false, 33 }, { 40, 40, false, 34 }, { 48, 48, false, 35 },
+			{ 50, 50, false, 36 }, { 52, 52, false, 37 }, { 54, 54, false, 38 }, { 56, 56, false, 39 },
+			{ 1, 1, false, 0 }, { 3, 3, false, 1 }, { 5, 5, false, 2 }, { 7, 7, false, 3 },
+			{ 9, 9, false, 4 }, { 17, 17, false, 5 }, { 19, 19, false, 6 }, { 21, 21, false, 7 },
+			{ 23, 23, false, 8 }, { 25, 25, false, 9 }, { 33, 33, false, 10 }, { 35, 35, false, 11 },
+			{ 37, 37, false, 12 }, { 39, 39, false, 13 }, { 41, 41, false, 14 }, { 49, 49, false, 15 },
+			{ 51, 51, false, 16 }, { 53, 53, false, 17 }, { 55, 55, false, 18 }, { 57, 57, false, 19 },
 		},
 		.cpu_count = 40,
+		.smt_bits = 1,
 		.has_srat = true,
 		.nodes = (const struct expected_node[]){
 			{
@@ -220,14 +226,15 @@ static const struct expected_machine expected_machines[] = {
 		.lapic_address = 0xfee00000ull,
 		.pcat_compat = true,
 		.cpus = (const struct expected_cpu[]){
-			{ 0, 1, false }, { 2, 2, false }, { 4, 3, false }, { 16, 4, false },
-			{ 18, 5, false }, { 20, 6, false }, { 32, 7, false }, { 34, 8, false },
-			{ 36, 9, false }, { 48, 10, false }, { 50, 11, false }, { 52, 12, false },
-			{ 1, 13, false }, { 3, 14, false }, { 5, 15, false }, { 17, 16, false },
-			{ 19, 17, false }, { 21, 18, false }, { 33, 19, false }, { 35, 20, false },
-			{ 37, 21, false }, { 49, 22, false }, { 51, 23, false }, { 53, 24, false },
+			{ 0, 1, false, 12 }, { 2, 2, false, 13 }, { 4, 3, false, 14 }, { 16, 4, false, 15 },
+			{ 18, 5, false, 16 }, { 20, 6, false, 17 }, { 32, 7, false, 18 }, { 34, 8, false, 19 },
+			{ 36, 9, false, 20 }, { 48, 10, false, 21 }, { 50, 11, false, 22 }, { 52, 12, false, 23 },
+			{ 1, 13, false, 0 }, { 3, 14, false, 1 }, { 5, 15, false, 2 }, { 17, 16, false, 3 },
+			{ 19, 17, false, 4 }, { 21, 18, false, 5 }, { 33, 19, false, 6 }, { 35, 20, false, 7 },
+			{ 37, 21, false, 8 }, { 49, 22, false, 9 }, { 51, 23, false, 10 }, { 53, 24, false, 11 },
 		},
 		.cpu_count = 24,
+		.smt_bits = 1,
 		.has_srat = true,
 		.nodes = (const struct expected_node[]){
 			{

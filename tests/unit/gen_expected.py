@@ -6,6 +6,10 @@ expected.json was derived from `iasl -d` output, independently of our parser.
 This script reduces it to what topology_build() must produce: the enabled CPUs
 in MADT order, the real NUMA nodes (domains with an enabled CPU that the MADT
 also enables, or with enabled memory), the SLIT and the MCFG allocations.
+SMT: every machine here has two-thread cores (SOURCE.txt gives the evidence),
+whose threads' APIC IDs differ only in bit 0 (Intel SDM Vol. 3A 8.9.1); a
+machine is taken to have them when its MADT enables both IDs of such a pair,
+and each CPU's sibling is the CPU with its ID's bit 0 flipped.
 
     gen_expected.py            rewrite tests/unit/expected_machines.h
     gen_expected.py --check    exit 1 when the checked-in header is stale
@@ -40,6 +44,7 @@ struct expected_cpu {
 \tuint32_t apic_id;
 \tuint32_t acpi_uid;
 \tbool x2apic_entry;
+\tint sibling;\t/* CPU number of its SMT sibling, or -1 */
 };
 
 struct expected_memory {
@@ -70,6 +75,7 @@ struct expected_machine {
 \tbool pcat_compat;
 \tconst struct expected_cpu *cpus;\t/* enabled, MADT order */
 \tunsigned int cpu_count;
+\tunsigned int smt_bits;\t/* APIC ID bits that number a core's threads */
 \tbool has_srat;
 \tconst struct expected_node *nodes;\t/* real nodes, ascending domain */
 \tunsigned int node_count;
@@ -107,7 +113,11 @@ def machine_entry(name, expected):
     if [e["apic_id"] for e in enabled] != madt["enabled_apic_ids"]:
         raise SystemExit("%s: lapic_entries disagree with enabled_apic_ids" % name)
     enabled_ids = set(madt["enabled_apic_ids"])
-    cpus = ["{ %d, %d, %s }" % (e["apic_id"], e["uid"], c_bool(e["type"] == "x2apic"))
+    ids = [e["apic_id"] for e in enabled]
+    smt_bits = 1 if any(a % 2 == 0 and a + 1 in enabled_ids for a in ids) else 0
+    cpus = ["{ %d, %d, %s, %d }" % (e["apic_id"], e["uid"], c_bool(e["type"] == "x2apic"),
+                                    ids.index(e["apic_id"] ^ 1)
+                                    if smt_bits and e["apic_id"] ^ 1 in enabled_ids else -1)
             for e in enabled]
 
     nodes = []
@@ -149,6 +159,7 @@ def machine_entry(name, expected):
         "\t\t.pcat_compat = %s," % c_bool(madt["pcat_compat"]),
         "\t\t.cpus = %s," % c_array("struct expected_cpu", cpus, 4),
         "\t\t.cpu_count = %d," % len(cpus),
+        "\t\t.smt_bits = %d," % smt_bits,
         "\t\t.has_srat = %s," % c_bool(srat is not None),
         "\t\t.nodes = %s," % nodes_text,
         "\t\t.node_count = %d," % len(nodes),

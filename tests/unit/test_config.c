@@ -73,6 +73,8 @@ static void test_defaults(void **state)
 	assert_int_equal(config.console_baud_line, 0);
 	assert_int_equal(config.sidecore_count, 0);
 	assert_int_equal(config.sidecores_line, 0);
+	assert_int_equal(config.sidecore_sibling, CONFIG_SIBLING_IDLE);
+	assert_int_equal(config.sidecore_sibling_line, 0);
 	assert_int_equal(config.guest_count, 0);
 }
 
@@ -91,6 +93,68 @@ static void test_no_final_newline(void **state)
 	(void)state;
 	assert_int_equal(parse("console_baud=57600"), 0);
 	assert_int_equal(config.console_baud, 57600);
+}
+
+static void test_nic(void **state)
+{
+	(void)state;
+	assert_int_equal(parse(""), 0);
+	assert_int_equal(config.nic, CONFIG_NIC_NONE);
+	assert_int_equal(config.nic_line, 0);
+	assert_int_equal(parse("\nnic = first\n"), 0);
+	assert_int_equal(config.nic, CONFIG_NIC_FIRST);
+	assert_int_equal(config.nic_line, 2);
+	assert_int_equal(parse("nic = 00:03.0\n"), 0);
+	assert_int_equal(config.nic, CONFIG_NIC_PCI);
+	assert_int_equal(config.nic_bus, 0);
+	assert_int_equal(config.nic_device, 3);
+	assert_int_equal(config.nic_function, 0);
+	assert_int_equal(parse("nic = 8a:1F.7\n"), 0);
+	assert_int_equal(config.nic_bus, 0x8a);
+	assert_int_equal(config.nic_device, 0x1f);
+	assert_int_equal(config.nic_function, 7);
+	assert_int_equal(parse("nic = 3:4.1\n"), 0);
+	assert_int_equal(config.nic_bus, 3);
+	assert_int_equal(config.nic_device, 4);
+	assert_int_equal(config.nic_function, 1);
+}
+
+static void test_nic_errors(void **state)
+{
+	static const char *const bad[] = {
+		"nic = none", "nic = 00:03", "nic = 00:03.", "nic = 000:03.0", "nic = 00.03.0",
+		"nic = 00:03.0 x", "nic = 0000:00:03.0", "nic = FIRST", "nic = 00:0g.0",
+	};
+	char text[64];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text), "%s\n", bad[i]);
+		assert_one_error(text, "config line 1: key 'nic': expected 'first' or a PCI "
+				       "address BB:DD.F in hex, e.g. 00:03.0");
+		assert_int_equal(config.nic, CONFIG_NIC_NONE);
+		assert_int_equal(config.nic_line, 0);
+	}
+	assert_one_error("nic = 00:20.0\n",
+			 "config line 1: key 'nic': device must be 00 to 1f and function 0 to 7");
+	assert_one_error("nic = 00:03.8\n", "config line 1: key 'nic': device must be");
+	assert_one_error("nic = first\nnic = 00:03.0\n",
+			 "config line 2: key 'nic': given twice (first at line 1)");
+	assert_int_equal(config.nic, CONFIG_NIC_FIRST);
+	assert_one_error("[guest a]\nkernel = k\nmemory = 64M\nuplink = maybe\n",
+			 "config line 4: key 'uplink': expected yes or no");
+	assert_false(config.guest[0].valid);
+}
+
+static void test_uplink(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("nic = first\n" GOOD_GUEST("a") "uplink = yes\n"
+			       GOOD_GUEST("b") "uplink = no\n" GOOD_GUEST("c")), 0);
+	assert_true(guest_named("a")->uplink);
+	assert_int_equal(guest_named("a")->key_line[CONFIG_KEY_UPLINK], 5);
+	assert_false(guest_named("b")->uplink);
+	assert_false(guest_named("c")->uplink);
 }
 
 static void test_sidecores(void **state)
@@ -126,6 +190,21 @@ static void test_sidecores_errors(void **state)
 	assert_int_equal(CONFIG_MAX_SIDECORES, NET_MAX_SIDECORES);
 	assert_int_equal(parse("sidecores = 7,6,5,4,3,2,1,0\n"), 0);
 	assert_int_equal(config.sidecore_count, NET_MAX_SIDECORES);
+}
+
+static void test_sidecore_sibling(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("\nsidecore_sibling = vcpu\n"), 0);
+	assert_int_equal(config.sidecore_sibling, CONFIG_SIBLING_VCPU);
+	assert_int_equal(config.sidecore_sibling_line, 2);
+	assert_int_equal(parse("sidecore_sibling = idle\n"), 0);
+	assert_int_equal(config.sidecore_sibling, CONFIG_SIBLING_IDLE);
+	assert_one_error("sidecore_sibling = busy\n",
+			 "config line 1: key 'sidecore_sibling': expected idle or vcpu");
+	assert_int_equal(config.sidecore_sibling, CONFIG_SIBLING_IDLE);
+	assert_one_error(GOOD_GUEST("a") "sidecore_sibling = vcpu\n",
+			 "config line 4: key 'sidecore_sibling': is a global key");
 }
 
 static void test_console_baud(void **state)
@@ -308,6 +387,7 @@ static void test_guest_defaults(void **state)
 	assert_int_equal(guest->on_poweroff, CONFIG_ACTION_STOP);
 	assert_memory_equal(guest->mac, alpha_mac, 6);
 	assert_int_equal(guest->cid, 3);
+	assert_false(guest->uplink);
 	for (int key = 0; key < CONFIG_GUEST_KEY_COUNT; key++) {
 		unsigned int given = key == CONFIG_KEY_KERNEL ? 3 : key == CONFIG_KEY_MEMORY ? 4 : 0;
 
@@ -321,7 +401,7 @@ static void test_key_names(void **state)
 {
 	static const char *const names[CONFIG_GUEST_KEY_COUNT] = {
 		"kernel", "initrd", "cmdline", "memory", "vcpus", "cpus", "node", "mac",
-		"cid", "on_crash", "on_poweroff",
+		"cid", "on_crash", "on_poweroff", "uplink",
 	};
 
 	(void)state;
@@ -446,6 +526,9 @@ static void test_bad_values(void **state)
 		{ "cid = x", "key 'cid': expected a vsock CID" },
 		{ "on_crash = reboot", "key 'on_crash': expected stop or restart" },
 		{ "on_poweroff = STOP", "key 'on_poweroff': expected stop or restart" },
+		{ "uplink = true", "key 'uplink': expected yes or no" },
+		{ "uplink = YES", "key 'uplink': expected yes or no" },
+		{ "nic = first", "key 'nic': is a global key" },
 		{ "sidecores = 1", "key 'sidecores': is a global key: set it before the first section" },
 		{ "console_baud = 9600", "key 'console_baud': is a global key" },
 		{ "just words", "key 'just words': expected 'key = value'" },
@@ -741,7 +824,11 @@ int main(void)
 		cmocka_unit_test(test_no_final_newline),
 		cmocka_unit_test(test_sidecores),
 		cmocka_unit_test(test_sidecores_errors),
+		cmocka_unit_test(test_sidecore_sibling),
 		cmocka_unit_test(test_console_baud),
+		cmocka_unit_test(test_nic),
+		cmocka_unit_test(test_nic_errors),
+		cmocka_unit_test(test_uplink),
 		cmocka_unit_test(test_global_key_twice),
 		cmocka_unit_test(test_line_errors),
 		cmocka_unit_test(test_line_too_long),

@@ -50,7 +50,7 @@ static void wr(struct fixture *f, uint32_t off, uint32_t v)
 
 static void *alloc(struct fixture *f, size_t bytes, uint64_t *bus)
 {
-	void *p = f->io.dma_alloc(f->io.ctx, bytes, 128, bus);
+	void *p = f->io.dma_alloc(f->io.ctx, 0, bytes, 128, bus);
 
 	assert_non_null(p);
 	return p;

@@ -165,6 +165,35 @@ static void test_init(void **state)
 	assert_int_equal(ixgbe_model_peek(f->m, IXGBE_PFVFRE(1)), 0);
 }
 
+/* A 64-bit address held in a low and a high register. */
+static uint64_t reg_pair(struct fixture *f, uint32_t low, uint32_t high)
+{
+	return (uint64_t)ixgbe_model_peek(f->m, high) << 32 | ixgbe_model_peek(f->m, low);
+}
+
+/*
+ * Each queue pair's rings and receive buffers are asked for with its own
+ * number, so the hypervisor can put them on the node of the sidecore that
+ * polls the pair.
+ */
+static void test_queue_memory(void **state)
+{
+	struct fixture *f = *state;
+
+	for (unsigned int q = 0; q < QUEUES; q++) {
+		unsigned int hwq = IXGBE_HW_QUEUE(q);
+		uint64_t rx = reg_pair(f, IXGBE_RDBAL(hwq), IXGBE_RDBAH(hwq));
+		uint64_t tx = reg_pair(f, IXGBE_TDBAL(hwq), IXGBE_TDBAH(hwq));
+		const uint64_t *desc = ixgbe_model_dma(f->m, rx, 16);
+
+		assert_non_null(desc);
+		assert_int_equal(ixgbe_model_dma_queue(f->m, rx), q);
+		assert_int_equal(ixgbe_model_dma_queue(f->m, tx), q);
+		/* §7.1.6.1: a read descriptor starts with its packet buffer's address. */
+		assert_int_equal(ixgbe_model_dma_queue(f->m, desc[0]), q);
+	}
+}
+
 static void test_init_again(void **state)
 {
 	struct fixture *f = *state;
@@ -835,8 +864,7 @@ static void test_rx_garbage_ring(void **state)
 {
 	struct fixture *f = *state;
 	unsigned int hwq = IXGBE_HW_QUEUE(1);
-	uint64_t base = (uint64_t)ixgbe_model_peek(f->m, IXGBE_RDBAH(hwq)) << 32 |
-			ixgbe_model_peek(f->m, IXGBE_RDBAL(hwq));
+	uint64_t base = reg_pair(f, IXGBE_RDBAL(hwq), IXGBE_RDBAH(hwq));
 	uint8_t *ring = ixgbe_model_dma(f->m, base, IXGBE_RX_RING_SIZE * 16);
 	uint32_t len;
 
@@ -903,6 +931,7 @@ int main(void)
 #define T(fn) cmocka_unit_test_setup_teardown(fn, fixture_setup, fixture_teardown)
 	const struct CMUnitTest init[] = {
 		T(test_init),
+		T(test_queue_memory),
 		T(test_init_again),
 		cmocka_unit_test(test_init_bad_queues),
 		cmocka_unit_test(test_init_out_of_memory),

@@ -55,8 +55,8 @@ static void wr(struct fixture *f, uint32_t off, uint32_t v)
 
 static void ring_alloc(struct fixture *f, struct ring *r)
 {
-	r->desc = f->io.dma_alloc(f->io.ctx, RING * 16, 128, &r->desc_bus);
-	r->buf = f->io.dma_alloc(f->io.ctx, RING * BUF, 4096, &r->buf_bus);
+	r->desc = f->io.dma_alloc(f->io.ctx, 0, RING * 16, 128, &r->desc_bus);
+	r->buf = f->io.dma_alloc(f->io.ctx, 0, RING * BUF, 4096, &r->buf_bus);
 	assert_non_null(r->desc);
 	assert_non_null(r->buf);
 }

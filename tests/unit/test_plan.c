@@ -55,6 +55,19 @@ static void make_machine(unsigned int nodes, unsigned int per_node, uint64_t mib
 	plan_init_machine(&machine, &topo);
 }
 
+/*
+ * A machine of one node with `cores` two-thread cores, laid out as server
+ * firmware lists them: every core's first thread (APIC ID 2k, CPU k), then
+ * every second thread (APIC ID 2k+1, CPU cores+k).
+ */
+static void make_smt_machine(unsigned int cores, uint64_t mib)
+{
+	make_machine(1, 2 * cores, mib, false);
+	topo.smt_bits = 1;
+	for (unsigned int c = 0; c < topo.cpu_count; c++)
+		topo.cpu[c].apic_id = c < cores ? 2 * c : 2 * (c - cores) + 1;
+}
+
 static void parse_config(const char *text)
 {
 	config_init(&config);
@@ -453,6 +466,82 @@ static void test_node_without_sidecore(void **state)
 	assert_int_equal(plan.cpu_guest[3], PLAN_NO_GUEST);
 }
 
+/* --- SMT siblings -------------------------------------------------------------------- */
+
+/* Four cores, eight threads: sidecore 0's sibling, cpu 4, runs nothing. */
+static void test_sidecore_sibling_stays_idle(void **state)
+{
+	(void)state;
+	make_smt_machine(4, 1024);
+	assert_int_equal(place(GUEST("a", "64M") "vcpus = 6\n"), 0);
+	assert_true(machine.cpu_sidecore[0]);
+	for (unsigned int c = 0; c < 8; c++)
+		assert_int_equal(machine.cpu_idle_sibling[c], c == 4);
+	assert_int_equal(plan_sidecore_of_sibling(&machine, 4), 0);
+	assert_int_equal(plan_sidecore_of_sibling(&machine, 5), -1);
+	assert_placed("a", 0, "1,2,3,5,6,7", 64, 0);
+	assert_int_equal(plan.cpu_guest[4], PLAN_NO_GUEST);
+	assert_int_equal(plan_node_free_cpus(&plan, &machine, 0), 0);
+}
+
+static void test_sidecore_sibling_counted_out(void **state)
+{
+	(void)state;
+	make_smt_machine(4, 1024);
+	assert_int_equal(place(GUEST("a", "64M") "vcpus = 7\n"), 1);
+	assert_logged("config line 4: key 'vcpus': guest 'a' needs 7 cpus, node 0 has 6 free; "
+		      "cpu 4, the SMT sibling of sidecore 0, stays idle (sidecore_sibling = idle)");
+	assert_not_placed("a");
+
+	assert_int_equal(place("sidecores = 0, 1\n" GUEST("a", "64M") "vcpus = 5\n"), 1);
+	assert_logged("guest 'a' needs 5 cpus, node 0 has 4 free; 2 more, the SMT siblings "
+		      "of its sidecores, stay idle (sidecore_sibling = idle)");
+}
+
+static void test_cpus_naming_an_idle_sibling(void **state)
+{
+	(void)state;
+	make_smt_machine(4, 1024);
+	assert_int_equal(place(GUEST("a", "64M") "cpus = 5, 4\n"), 1);
+	assert_logged("config line 4: key 'cpus': guest 'a' wants cpu 4, the SMT sibling of "
+		      "sidecore 0, which stays idle (sidecore_sibling = idle)");
+}
+
+static void test_sidecore_sibling_lent_to_vcpus(void **state)
+{
+	(void)state;
+	make_smt_machine(4, 1024);
+	assert_int_equal(place("sidecore_sibling = vcpu\n" GUEST("a", "64M") "vcpus = 6\n"
+			       GUEST("b", "64M") "cpus = 4\n"), 0);
+	for (unsigned int c = 0; c < 8; c++)
+		assert_false(machine.cpu_idle_sibling[c]);
+	assert_placed("b", 0, "4", 64, 0);
+	assert_placed("a", 0, "1,2,3,5,6,7", 64, 0);
+}
+
+/* Two sidecores on one core's threads: each is the other's sibling, none idles. */
+static void test_sidecores_on_one_core(void **state)
+{
+	(void)state;
+	make_smt_machine(4, 1024);
+	assert_int_equal(place("sidecores = 1, 5\n" GUEST("a", "64M") "vcpus = 6\n"), 0);
+	for (unsigned int c = 0; c < 8; c++)
+		assert_false(machine.cpu_idle_sibling[c]);
+	assert_int_equal(plan_sidecore_of_sibling(&machine, 5), -1);
+	assert_placed("a", 0, "0,2,3,4,6,7", 64, 1);
+}
+
+/* Without SMT (smt_bits 0) consecutive APIC IDs are separate cores. */
+static void test_no_smt_no_idle_sibling(void **state)
+{
+	(void)state;
+	make_machine(1, 4, 1024, false);
+	assert_int_equal(place(GUEST("a", "64M") "vcpus = 3\n"), 0);
+	for (unsigned int c = 0; c < 4; c++)
+		assert_false(machine.cpu_idle_sibling[c]);
+	assert_placed("a", 0, "1,2,3", 64, 0);
+}
+
 /* --- invalid guests ------------------------------------------------------------------ */
 
 static void test_invalid_guests_are_left_out(void **state)
@@ -519,12 +608,18 @@ static void test_dl360_g7(void **state)
 	assert_int_equal(machine.node_free_bytes[1], 96ull << 30);
 	assert_int_equal(place(GUEST("web0", "2G") "vcpus = 4\n" GUEST("web1", "2G") "vcpus = 4\n"
 			       GUEST("db", "3G") "vcpus = 4\n"), 1);
-	assert_placed("web0", 0, "2,4,6,8", 2048, 0);
-	assert_placed("web1", 1, "3,5,7,9", 2048, 1);
-	assert_logged("config line 12: key 'vcpus': guest 'db' needs 4 cpus, node 0 has 3 free");
+	assert_true(machine.cpu_idle_sibling[8]);	/* APIC ID 1, beside sidecore 0's 0 */
+	assert_true(machine.cpu_idle_sibling[9]);	/* 33, beside sidecore 1's 32 */
+	assert_placed("web0", 0, "2,4,6,10", 2048, 0);
+	assert_placed("web1", 1, "3,5,7,11", 2048, 1);
+	assert_logged("config line 12: key 'vcpus': guest 'db' needs 4 cpus, node 0 has 2 free; "
+		      "cpu 8, the SMT sibling of sidecore 0, stays idle");
 }
 
-/* Two Haswell-EP sockets; cpu 10 is node 1's first and so its sidecore. */
+/*
+ * Two Haswell-EP sockets; cpu 10 is node 1's first and so its sidecore, and
+ * cpu 30 (APIC ID 33 beside its 32) its idle sibling.
+ */
 static void test_x10dai(void **state)
 {
 	(void)state;
@@ -533,7 +628,9 @@ static void test_x10dai(void **state)
 			       GUEST("c", "1G") "vcpus = 8\nnode = 1\n"), 1);
 	assert_logged("config line 4: key 'cpus': guest 'a' wants cpu 10, which is a sidecore");
 	assert_placed("b", 1, "11,12", 1024, 10);
-	assert_placed("c", 1, "13,14,15,16,17,18,19,30", 1024, 10);
+	assert_true(machine.cpu_idle_sibling[20]);
+	assert_true(machine.cpu_idle_sibling[30]);
+	assert_placed("c", 1, "13,14,15,16,17,18,19,31", 1024, 10);
 }
 
 /* Node 1 has more memory than node 0 (which loses the PCI hole): it goes first. */
@@ -561,17 +658,26 @@ static void test_z400_without_srat(void **state)
 	assert_placed("a", 0, "1", 64, 0);
 }
 
-/* Twenty threads on one node: two full guests and a third that overflows. */
+/*
+ * Twenty threads on one node, the sidecore's sibling (cpu 10) idle: two
+ * full guests and a third that overflows; lending the sibling does not
+ * make it fit either, but a smaller one then does.
+ */
 static void test_x99_fills_up(void **state)
 {
 	(void)state;
 	load_machine("intel-x99-1s");
 	assert_int_equal(place(GUEST("a", "1G") "vcpus = 8\n" GUEST("b", "1G") "vcpus = 8\n"
-			       GUEST("c", "1G") "vcpus = 4\n" GUEST("d", "1G") "vcpus = 3\n"), 1);
+			       GUEST("c", "1G") "vcpus = 3\n" GUEST("d", "1G") "vcpus = 2\n"), 1);
 	assert_placed("a", 0, "1,2,3,4,5,6,7,8", 1024, 0);
-	assert_placed("b", 0, "9,10,11,12,13,14,15,16", 1024, 0);
-	assert_logged("config line 12: key 'vcpus': guest 'c' needs 4 cpus, node 0 has 3 free");
-	assert_placed("d", 0, "17,18,19", 1024, 0);
+	assert_placed("b", 0, "9,11,12,13,14,15,16,17", 1024, 0);
+	assert_logged("config line 12: key 'vcpus': guest 'c' needs 3 cpus, node 0 has 2 free; "
+		      "cpu 10, the SMT sibling of sidecore 0, stays idle");
+	assert_placed("d", 0, "18,19", 1024, 0);
+
+	assert_int_equal(place("sidecore_sibling = vcpu\n" GUEST("a", "1G") "vcpus = 8\n"
+			       GUEST("b", "1G") "vcpus = 8\n" GUEST("c", "1G") "vcpus = 3\n"), 0);
+	assert_placed("c", 0, "17,18,19", 1024, 0);
 }
 
 int main(void)
@@ -610,6 +716,14 @@ int main(void)
 		cmocka_unit_test(test_node_without_sidecore),
 		cmocka_unit_test(test_invalid_guests_are_left_out),
 	};
+	static const struct CMUnitTest smt_tests[] = {
+		cmocka_unit_test(test_sidecore_sibling_stays_idle),
+		cmocka_unit_test(test_sidecore_sibling_counted_out),
+		cmocka_unit_test(test_cpus_naming_an_idle_sibling),
+		cmocka_unit_test(test_sidecore_sibling_lent_to_vcpus),
+		cmocka_unit_test(test_sidecores_on_one_core),
+		cmocka_unit_test(test_no_smt_no_idle_sibling),
+	};
 	static const struct CMUnitTest machine_tests[] = {
 		cmocka_unit_test(test_dl360_g7),
 		cmocka_unit_test(test_x10dai),
@@ -624,6 +738,7 @@ int main(void)
 	failed += cmocka_run_group_tests_name("plan: explicit cpus and nodes", explicit_tests,
 					      NULL, NULL);
 	failed += cmocka_run_group_tests_name("plan: sidecores", sidecore_tests, NULL, NULL);
+	failed += cmocka_run_group_tests_name("plan: SMT siblings", smt_tests, NULL, NULL);
 	failed += cmocka_run_group_tests_name("plan: machines in tests/data/acpi", machine_tests,
 					      NULL, NULL);
 	return failed ? 1 : 0;

@@ -72,6 +72,7 @@ static void port_init(struct test_port *tp, unsigned int n, unsigned int sidecor
 	mac_of(tp->port.mac, n);
 	tp->port.sidecore = sidecore;
 	tp->port.uplink = uplink;
+	tp->port.wire = !uplink;
 	tp->port.deliver = record_delivery;
 	tp->port.ctx = tp;
 }
@@ -344,6 +345,61 @@ static void test_uplinks(void **state)
 	pkt = packet_to(f, broadcast, 0);
 	net_switch_forward(&f->sw, &f->port[0].port, &pkt);
 	assert_int_equal(f->ring01->sent, 2);
+}
+
+/* Guests that may not reach the wire neither send to it nor hear from it. */
+static void test_wire_permission(void **state)
+{
+	struct fixture *f = *state;
+	const uint8_t broadcast[ETH_ALEN] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	const unsigned int from_guest[PORTS] = { 2, 0, 2, 2, 2, 0 };
+	const unsigned int from_wire[PORTS] = { 3, 0, 3, 2, 3, 0 };
+	const unsigned int unicast[PORTS] = { 4, 0, 3, 2, 3, 0 };
+	struct net_packet pkt;
+
+	f->port[1].port.wire = false;
+	f->port[3].port.wire = false;
+	pkt = packet_to(f, broadcast, 1);
+	net_switch_forward(&f->sw, &f->port[1].port, &pkt);
+	forward_to_port(f, 1, 77);		/* unknown unicast floods the guests only */
+	net_switch_poll_rings(&f->sw, 1, 64);
+	assert_received(f, from_guest);
+
+	pkt = packet_to(f, broadcast, 50);
+	net_switch_forward(&f->sw, &f->port[5].port, &pkt);
+	net_switch_poll_rings(&f->sw, 1, 64);
+	assert_received(f, from_wire);
+	assert_int_equal(f->ring01->sent, 3);	/* one copy per flood and sidecore */
+
+	forward_to_port(f, 5, 1);		/* to a guest kept off the wire */
+	forward_to_port(f, 5, 3);
+	forward_to_port(f, 5, 77);		/* to no guest at all */
+	forward_to_port(f, 5, 0);
+	net_switch_poll_rings(&f->sw, 1, 64);
+	assert_received(f, unicast);
+	assert_int_equal(f->port[5].port.stats.tx_unknown, 3);
+	assert_int_equal(f->port[5].port.stats.tx_drops, 3);
+}
+
+/* A sidecore without an uplink sends its guests' floods to the first one, by ring. */
+static void test_uplink_on_other_sidecore(void **state)
+{
+	struct fixture *f = *state;
+	const uint8_t broadcast[ETH_ALEN] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	const unsigned int expected[PORTS] = { 2, 2, 2, 0, 2, 2 };
+	struct net_packet pkt;
+
+	pkt = packet_to(f, broadcast, 3);
+	net_switch_forward(&f->sw, &f->port[3].port, &pkt);
+	forward_to_port(f, 3, 77);
+	assert_int_equal(f->ring10->sent, 4);	/* the flood, and the copy for the uplink */
+	assert_int_equal(net_switch_poll_rings(&f->sw, 0, 64), 4);
+	assert_received(f, expected);
+	assert_int_equal(f->port[5].last_len, FRAME_LEN);
+
+	f->port[3].port.wire = false;
+	forward_to_port(f, 3, 77);
+	assert_int_equal(f->ring10->sent, 5);
 }
 
 /*
@@ -630,6 +686,8 @@ int main(void)
 		T(test_unknown_unicast_floods),
 		T(test_down_port_skipped),
 		T(test_uplinks),
+		T(test_wire_permission),
+		T(test_uplink_on_other_sidecore),
 		T(test_header_read_once),
 		T(test_spoofed_source_dropped),
 		T(test_oversized_dropped),

@@ -631,6 +631,89 @@ static void test_mcfg_malformed(void **state)
 	assert_non_null(strstr(log_text, "more than 16"));
 }
 
+/* --- SMT ------------------------------------------------------------------ */
+
+/* add_small_madt() enables APIC IDs 0, 2 and 1: 0 and 1 are one core's threads. */
+static void test_smt_inferred_from_a_pair(void **state)
+{
+	(void)state;
+	add_small_madt();
+	assert_int_equal(topology_build(&topo, &tables), 0);
+	assert_int_equal(topo.smt_bits, 1);
+	assert_int_equal(topology_core_id(&topo, 0), topology_core_id(&topo, 2));
+	assert_int_not_equal(topology_core_id(&topo, 0), topology_core_id(&topo, 1));
+}
+
+/* Even IDs alone (HT off, or single-thread cores that skip bit 0): no SMT. */
+static void test_smt_not_inferred_without_a_pair(void **state)
+{
+	(void)state;
+	fixture_madt_start(&madt, 0xfee00000, 1);
+	fixture_madt_lapic(&madt, 0, 0, 1);
+	fixture_madt_lapic(&madt, 1, 2, 1);
+	fixture_madt_lapic(&madt, 2, 3, 0);	/* disabled: not listed for placement */
+	fixture_madt_lapic(&madt, 3, 4, 1);
+	add_table(&madt);
+	assert_int_equal(topology_build(&topo, &tables), 0);
+	assert_int_equal(topo.smt_bits, 0);
+	for (unsigned int c = 0; c < topo.cpu_count; c++)
+		assert_int_equal(topology_core_id(&topo, c), topo.cpu[c].apic_id);
+}
+
+/* A wider SMT field (set from CPUID) groups four threads per core. */
+static void test_smt_core_id_with_wider_field(void **state)
+{
+	(void)state;
+	fixture_madt_start(&madt, 0xfee00000, 1);
+	for (uint8_t id = 0; id < 8; id++)
+		fixture_madt_lapic(&madt, id, id, 1);
+	add_table(&madt);
+	assert_int_equal(topology_build(&topo, &tables), 0);
+	topo.smt_bits = 2;
+	for (unsigned int c = 0; c < 8; c++)
+		assert_int_equal(topology_core_id(&topo, c), c / 4);
+}
+
+#define LEAFB_SMT (1u << 8)
+#define LEAFB_CORE (2u << 8)
+#define LEAF1_HTT (1u << 28)
+
+static void test_smt_bits_of_cpuid(void **state)
+{
+	/* Haswell-EP with HT: leaf 0BH level 0 is SMT, 1 bit, 2 threads. */
+	struct topo_cpuid haswell = { .max_leaf = 0xf, .leafb_eax = 1, .leafb_ebx = 2,
+				      .leafb_ecx = LEAFB_SMT };
+	/* The same part with HT off in the BIOS: still SMT, one thread, width 1. */
+	struct topo_cpuid ht_off = { .max_leaf = 0xf, .leafb_eax = 1, .leafb_ebx = 1,
+				     .leafb_ecx = LEAFB_SMT };
+	/* QEMU -smp threads=1: SMT level of width 0. */
+	struct topo_cpuid qemu = { .max_leaf = 0xd, .leafb_eax = 0, .leafb_ebx = 1,
+				   .leafb_ecx = LEAFB_SMT };
+	/* Bochs with plain processors: the first level is not SMT (type 0). */
+	struct topo_cpuid bochs = { .max_leaf = 0xd, .leafb_eax = 2, .leafb_ebx = 3 };
+	/* First level is the core level: no SMT. */
+	struct topo_cpuid cores = { .max_leaf = 0xb, .leafb_eax = 3, .leafb_ebx = 8,
+				    .leafb_ecx = LEAFB_CORE };
+	/* No leaf 0BH: 16 logical IDs over 8 core IDs per package (leaves 01H, 04H). */
+	struct topo_cpuid legacy = { .max_leaf = 0xa, .leaf1_ebx = 16u << 16,
+				     .leaf1_edx = LEAF1_HTT, .leaf4_eax = 7u << 26 };
+	/* Leaf 0BH listed but empty (EBX 0): the legacy leaves decide. */
+	struct topo_cpuid empty = { .max_leaf = 0xb, .leaf1_ebx = 4u << 16,
+				    .leaf1_edx = LEAF1_HTT, .leaf4_eax = 3u << 26 };
+	struct topo_cpuid no_htt = { .max_leaf = 0xa, .leaf1_ebx = 16u << 16,
+				     .leaf4_eax = 7u << 26 };
+
+	(void)state;
+	assert_int_equal(topology_smt_bits_of_cpuid(&haswell), 1);
+	assert_int_equal(topology_smt_bits_of_cpuid(&ht_off), 1);
+	assert_int_equal(topology_smt_bits_of_cpuid(&qemu), 0);
+	assert_int_equal(topology_smt_bits_of_cpuid(&bochs), 0);
+	assert_int_equal(topology_smt_bits_of_cpuid(&cores), 0);
+	assert_int_equal(topology_smt_bits_of_cpuid(&legacy), 1);
+	assert_int_equal(topology_smt_bits_of_cpuid(&empty), 0);
+	assert_int_equal(topology_smt_bits_of_cpuid(&no_htt), 0);
+}
+
 /* --- the machines in tests/data/acpi -------------------------------------- */
 
 #define MACHINE_COUNT (sizeof(expected_machines) / sizeof(expected_machines[0]))
@@ -730,6 +813,13 @@ static void assert_machine_topology(const struct expected_machine *machine)
 		assert_int_equal(topology_cpu_of_apic_id(&topo, machine->cpus[i].apic_id), i);
 	}
 
+	/* Each CPU shares its core with its sibling and no other. */
+	assert_int_equal(topo.smt_bits, machine->smt_bits);
+	for (i = 0; i < machine->cpu_count; i++)
+		for (j = 0; j < machine->cpu_count; j++)
+			assert_int_equal(topology_core_id(&topo, i) == topology_core_id(&topo, j),
+					 i == j || (int)j == machine->cpus[i].sibling);
+
 	assert_int_equal(topo.has_srat, machine->has_srat);
 	if (machine->has_srat) {
 		assert_machine_nodes(machine);
@@ -823,6 +913,12 @@ int main(void)
 		cmocka_unit_test_setup(test_mcfg_allocations, reset),
 		cmocka_unit_test_setup(test_mcfg_malformed, reset),
 	};
+	static const struct CMUnitTest smt_tests[] = {
+		cmocka_unit_test_setup(test_smt_inferred_from_a_pair, reset),
+		cmocka_unit_test_setup(test_smt_not_inferred_without_a_pair, reset),
+		cmocka_unit_test_setup(test_smt_core_id_with_wider_field, reset),
+		cmocka_unit_test(test_smt_bits_of_cpuid),
+	};
 	static struct CMUnitTest machine_tests[2 * MACHINE_COUNT];
 	static char names[2 * MACHINE_COUNT][96];
 	unsigned int i;
@@ -842,6 +938,7 @@ int main(void)
 	failed += cmocka_run_group_tests_name("MADT", madt_tests, NULL, NULL);
 	failed += cmocka_run_group_tests_name("SRAT", srat_tests, NULL, NULL);
 	failed += cmocka_run_group_tests_name("SLIT and MCFG", slit_mcfg_tests, NULL, NULL);
+	failed += cmocka_run_group_tests_name("SMT", smt_tests, NULL, NULL);
 	failed += _cmocka_run_group_tests("machines", machine_tests, 2 * MACHINE_COUNT,
 					  NULL, NULL);
 	return failed ? 1 : 0;

@@ -6,12 +6,14 @@
  * Output, one fact per line, for people and for scripts:
  *
  *   sidecore cpu 0 node 0
+ *   idle cpu 8 node 0: smt sibling of sidecore 0
  *   guest alpha: node 0 cpus 1,2 memory 256 MiB sidecore 0
  *   guest beta: not placed
  *   guest gamma: invalid
  *   node 0: free cpus 3,4 memory 1792 MiB
  *
  * Why a guest is not placed or invalid is on stderr, with its line and key.
+ * `sidecore check CONFIG ACPI` places the same way and prints nothing of it.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -41,6 +43,10 @@ static void plan_print(const struct config *config, const struct plan_machine *m
 	for (unsigned int c = 0; c < topo->cpu_count; c++)
 		if (machine->cpu_sidecore[c])
 			printf("sidecore cpu %u node %" PRIu32 "\n", c, topo->cpu[c].node);
+	for (unsigned int c = 0; c < topo->cpu_count; c++)
+		if (machine->cpu_idle_sibling[c])
+			printf("idle cpu %u node %" PRIu32 ": smt sibling of sidecore %d\n", c,
+			       topo->cpu[c].node, plan_sidecore_of_sibling(machine, c));
 
 	for (unsigned int i = 0; i < config->guest_count; i++) {
 		const struct config_guest *guest = &config->guest[i];
@@ -68,8 +74,7 @@ static void plan_print(const struct config *config, const struct plan_machine *m
 		unsigned int free_cpu[TOPO_MAX_CPUS], count = 0;
 
 		for (unsigned int c = 0; c < topo->cpu_count; c++)
-			if (topo->cpu[c].node == n && machine->cpu_usable[c] &&
-			    !machine->cpu_sidecore[c] && plan->cpu_guest[c] == PLAN_NO_GUEST)
+			if (topo->cpu[c].node == n && plan_cpu_is_free(plan, machine, c))
 				free_cpu[count++] = c;
 		printf("node %u: free cpus ", n);
 		if (count)
@@ -80,48 +85,86 @@ static void plan_print(const struct config *config, const struct plan_machine *m
 	}
 }
 
-/* Reads `--mem MIB`; false on anything but a whole number from 1 to 2^30. */
-static bool plan_parse_mem(const char *text, uint64_t *bytes)
+/**
+ * command_parse_mem() - take a leading `--mem MIB` off the arguments.
+ * @argc: the argument count; reduced by what was taken.
+ * @argv: the arguments; advanced past what was taken.
+ * @bytes: receives MIB in bytes, or 0 without `--mem`.
+ *
+ * Return: false (after saying why) when `--mem` has no whole number from 1
+ * to 2^30 after it.
+ */
+bool command_parse_mem(int *argc, char ***argv, uint64_t *bytes)
 {
+	const char *text;
 	char *end;
 	unsigned long long mib;
 
-	if (*text < '0' || *text > '9')
-		return false;
+	*bytes = 0;
+	if (*argc < 1 || strcmp((*argv)[0], "--mem") != 0)
+		return true;
+	text = *argc >= 2 ? (*argv)[1] : "";
 	mib = strtoull(text, &end, 10);
-	if (*end || mib == 0 || mib > PLAN_MEM_MAX_MIB)
+	if (*text < '0' || *text > '9' || *end || mib == 0 || mib > PLAN_MEM_MAX_MIB) {
+		fprintf(stderr, "sidecore: --mem takes a number of MiB\n");
 		return false;
+	}
 	*bytes = (uint64_t)mib << 20;
+	*argc -= 2;
+	*argv += 2;
 	return true;
+}
+
+/**
+ * command_place() - place a parsed configuration on a machine's tables.
+ * @config: from command_load_config().
+ * @acpi_path: a folder of *.dat tables or an acpidump text file.
+ * @mem_bytes: what each node gives guests, or 0 for its SRAT memory.
+ * @print: print the plan on stdout (`sidecore plan`) or not (`check`).
+ *
+ * Each guest that cannot be placed, and each sidecore that cannot be had,
+ * is reported on stderr with its line and key.
+ *
+ * Return: the number of such errors, or -1 after saying why the tables
+ * cannot be used (or, without an SRAT or @mem_bytes, how much memory).
+ */
+int command_place(const struct config *config, const char *acpi_path, uint64_t mem_bytes,
+		  bool print)
+{
+	static struct acpi_image_set set;
+	static struct topology topo;
+	static struct plan_machine machine;
+	static struct plan plan;
+	int errors = -1;
+
+	if (acpi_load_path(&set, acpi_path) != 0)
+		return -1;
+	if (topology_build(&topo, &set.tables) != 0) {
+		fprintf(stderr, "sidecore: %s: no usable topology\n", acpi_path);
+		goto out;
+	}
+	plan_init_machine(&machine, &topo);
+	if (mem_bytes) {
+		for (unsigned int n = 0; n < topo.node_count; n++)
+			machine.node_free_bytes[n] = mem_bytes;
+	} else if (!topo.has_srat) {
+		fprintf(stderr, "sidecore: %s: no SRAT, so the tables do not say how much "
+			"memory the machine has; give it with --mem MIB\n", acpi_path);
+		goto out;
+	}
+	errors = plan_choose_sidecores(&machine, config);
+	errors += plan_place_guests(&plan, &machine, config);
+	if (print)
+		plan_print(config, &machine, &plan);
+out:
+	acpi_load_release(&set);
+	return errors;
 }
 
 static int plan_usage(void)
 {
 	fprintf(stderr, "usage: sidecore plan [--mem MIB] CONFIG ACPI\n");
 	return TOOL_EXIT_USAGE;
-}
-
-/* Plans on a loaded topology; returns a TOOL_EXIT_* status. */
-static int plan_run(const struct config *config, int config_errors,
-		    const struct topology *topo, const char *acpi_path, uint64_t mem_bytes)
-{
-	static struct plan_machine machine;
-	static struct plan plan;
-	int errors = config_errors;
-
-	plan_init_machine(&machine, topo);
-	if (mem_bytes) {
-		for (unsigned int n = 0; n < topo->node_count; n++)
-			machine.node_free_bytes[n] = mem_bytes;
-	} else if (!topo->has_srat) {
-		fprintf(stderr, "sidecore: %s: no SRAT, so the tables do not say how much "
-			"memory the machine has; give it with --mem MIB\n", acpi_path);
-		return TOOL_EXIT_USAGE;
-	}
-	errors += plan_choose_sidecores(&machine, config);
-	errors += plan_place_guests(&plan, &machine, config);
-	plan_print(config, &machine, &plan);
-	return errors ? TOOL_EXIT_REJECTED : TOOL_EXIT_OK;
 }
 
 /**
@@ -136,34 +179,17 @@ static int plan_run(const struct config *config, int config_errors,
  */
 int command_plan(int argc, char **argv)
 {
-	static struct acpi_image_set set;
-	static struct topology topo;
 	static struct config config;
-	uint64_t mem_bytes = 0;
-	int config_errors, status;
+	uint64_t mem_bytes;
+	int config_errors, place_errors;
 
-	if (argc >= 1 && strcmp(argv[0], "--mem") == 0) {
-		if (argc < 2 || !plan_parse_mem(argv[1], &mem_bytes)) {
-			fprintf(stderr, "sidecore: --mem takes a number of MiB\n");
-			return plan_usage();
-		}
-		argc -= 2;
-		argv += 2;
-	}
-	if (argc != 2)
+	if (!command_parse_mem(&argc, &argv, &mem_bytes) || argc != 2)
 		return plan_usage();
-
 	config_errors = command_load_config(argv[0], &config);
 	if (config_errors < 0)
 		return TOOL_EXIT_USAGE;
-	if (acpi_load_path(&set, argv[1]) != 0)
+	place_errors = command_place(&config, argv[1], mem_bytes, true);
+	if (place_errors < 0)
 		return TOOL_EXIT_USAGE;
-	if (topology_build(&topo, &set.tables) != 0) {
-		fprintf(stderr, "sidecore: %s: no usable topology\n", argv[1]);
-		status = TOOL_EXIT_USAGE;
-	} else {
-		status = plan_run(&config, config_errors, &topo, argv[1], mem_bytes);
-	}
-	acpi_load_release(&set);
-	return status;
+	return config_errors + place_errors ? TOOL_EXIT_REJECTED : TOOL_EXIT_OK;
 }

@@ -22,8 +22,9 @@ static const struct tool_command tool_commands[] = {
 	  command_topology },
 	{ "guest-acpi", "DIR [VCPUS]",
 	  "a guest's ACPI tables as DIR/*.dat files for iasl -d", command_guest_acpi },
-	{ "check", "CONFIG",
-	  "every error in a configuration file, with its line and key",
+	{ "check", "[--mem MIB] CONFIG [ACPI]",
+	  "every error in a configuration file, with its line and key; with\n"
+	  "\t\tACPI (and --mem) as for plan, also every guest that cannot be placed",
 	  command_check },
 	{ "plan", "[--mem MIB] CONFIG ACPI",
 	  "where each guest would run: node, cpus, memory, sidecore; ACPI as\n"
