@@ -220,6 +220,104 @@ static enum config_action guest_next_action(struct vcpu *v, enum vcpu_stop stop)
 	}
 }
 
+const char *guest_start_vcpu(struct vcpu *target, uint8_t vector)
+{
+	struct guest *g = target->guest;
+	uint64_t start = (uint64_t)vector << 12;
+	uint32_t none = 0;
+
+	/* Below the legacy hole, where only RAM is (docs/guest-platform.md). */
+	if (start + PAGE_SIZE > GUEST_LOW_RAM_END || start + PAGE_SIZE > g->ram_size)
+		return "SIPI vector outside low RAM";
+	if (!this_cpu()->vmx->unrestricted_guest)
+		return "SIPI: starting a vCPU in real mode needs unrestricted guest";
+	if (!__atomic_compare_exchange_n(&target->startup, &none, GUEST_STARTUP_VALID | vector,
+					 false, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+		return NULL;	/* started already: ignored, as by a processor (§8.4.4.1) */
+	kick_send(percpu[target->cpu].apic_id);
+	return NULL;
+}
+
+/*
+ * A vCPU but the first waits, as a processor in wait-for-SIPI, until
+ * another vCPU starts it. vCPU 0 carries the guest's life, so a request
+ * found here is for a life that ended: it is dropped, and a SIPI from
+ * that life with it.
+ */
+static uint8_t guest_wait_startup(struct vcpu *v)
+{
+	uint32_t startup;
+
+	for (;;) {
+		this_cpu()->kicked = 0;
+		if (__atomic_exchange_n(&v->request, GUEST_REQUEST_NONE, __ATOMIC_ACQUIRE) !=
+		    GUEST_REQUEST_NONE)
+			__atomic_store_n(&v->startup, 0, __ATOMIC_RELAXED);
+		startup = __atomic_load_n(&v->startup, __ATOMIC_ACQUIRE);
+		if (startup & GUEST_STARTUP_VALID)
+			return (uint8_t)startup;
+		kick_idle();
+	}
+}
+
+/*
+ * vCPU 0 ends a life: every other vCPU leaves the guest and is parked
+ * before the guest is reloaded or waits for the operator, so no vCPU runs
+ * in RAM that is being rewritten. A kick reaches each whatever its guest
+ * does (arch/kick.h).
+ */
+static void guest_park_others(struct guest *g)
+{
+	for (unsigned int i = 1; i < g->vcpu_count; i++) {
+		struct vcpu *v = &g->vcpu[i];
+
+		(void)__atomic_exchange_n(&v->request, GUEST_REQUEST_STOP, __ATOMIC_SEQ_CST);
+		kick_send(percpu[v->cpu].apic_id);
+		while (!__atomic_load_n(&v->parked, __ATOMIC_ACQUIRE))
+			__builtin_ia32_pause();
+	}
+}
+
+/*
+ * A vCPU but the first: each life it waits for its SIPI, runs, and on a
+ * crash ends the life of the whole guest through vCPU 0 (a guest missing
+ * a CPU would hang on it). Returns only if its core cannot be made clean.
+ */
+static void guest_run_secondary(struct vcpu *v)
+{
+	struct guest *g = v->guest;
+	uint8_t vector;
+
+	for (;;) {
+		if (!guest_scrub_core(v) || !vcpu_reset(v)) {
+			__atomic_store_n(&v->parked, true, __ATOMIC_RELEASE);
+			return;
+		}
+		__atomic_store_n(&v->parked, true, __ATOMIC_RELEASE);
+		vector = guest_wait_startup(v);
+		__atomic_store_n(&v->parked, false, __ATOMIC_RELEASE);
+		memset(v->exits, 0, sizeof(v->exits));
+		v->exits_total = 0;
+		v->exceptions_injected = 0;
+		v->doorbells = 0;
+		if (!vcpu_setup_startup(v, vector)) {
+			vcpu_stop(v, VCPU_STOP_CRASH, "cannot start");
+		} else {
+			printk("guest %s: vcpu %u started at %#x on cpu %u\n", g->name, v->index,
+			       (unsigned int)vector << 12, v->cpu);
+			(void)vcpu_run(v);
+		}
+		/* This life's SIPI is spent; the next life's may come once it is parked. */
+		__atomic_store_n(&v->startup, 0, __ATOMIC_RELEASE);
+		if (v->stop == VCPU_STOP_CRASH) {
+			printk("guest %s: vcpu %u crashed (%s)\n", g->name, v->index, v->stop_reason);
+			(void)__atomic_exchange_n(&g->vcpu[0].request, GUEST_REQUEST_CRASH,
+						  __ATOMIC_SEQ_CST);
+			kick_send(percpu[g->vcpu[0].cpu].apic_id);
+		}
+	}
+}
+
 /* The vCPU's core: VMX on, then run until the policy says stop. */
 void guest_run_vcpu(struct vcpu *v)
 {
@@ -230,6 +328,10 @@ void guest_run_vcpu(struct vcpu *v)
 	if (!vmx_enable(cpu->vmx, cpu->vmxon_region)) {
 		printk("guest %s: cannot enable VMX on cpu %u\n", g->name, cpu->cpu);
 		g->state = GUEST_CRASHED;
+		return;
+	}
+	if (v->index) {
+		guest_run_secondary(v);
 		return;
 	}
 	for (;;) {
@@ -243,6 +345,7 @@ void guest_run_vcpu(struct vcpu *v)
 		printk("guest %s: running on cpu %u (node %u, %lu MiB)\n", g->name, cpu->cpu,
 		       g->node, g->ram_size >> 20);
 		stop = vcpu_run(v);
+		guest_park_others(g);
 		uart_flush(&g->uart);
 
 		g->state = stop == VCPU_STOP_CRASH ? GUEST_CRASHED : GUEST_STOPPED;

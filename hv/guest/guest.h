@@ -50,9 +50,12 @@ enum guest_request {
 	GUEST_REQUEST_NONE,
 	GUEST_REQUEST_STOP,	/* leave the guest; wait for a restart */
 	GUEST_REQUEST_RESTART,	/* leave or leave the wait, reload, run */
+	GUEST_REQUEST_CRASH,	/* to vCPU 0: another vCPU crashed, end the life as crashed */
 };
 
 struct guest;
+
+#define GUEST_STARTUP_VALID	0x100u	/* vcpu.startup: a SIPI came; the vector below */
 
 struct vcpu {
 	struct guest *guest;
@@ -62,6 +65,17 @@ struct vcpu {
 	uint16_t vpid;
 	struct guest_regs regs;
 	bool launched;
+	/*
+	 * A vCPU but the first starts when another vCPU of its guest sends it
+	 * a SIPI (guest_start_vcpu()): startup is then GUEST_STARTUP_VALID
+	 * with the vector, until its next life. parked: it waits outside the
+	 * guest for that, so vCPU 0 may reload the guest. real_mode: it was
+	 * entered in real mode, so CR0.PE and PG are the guest's own
+	 * (unrestricted guest, docs/vmx.md "Secondary vCPUs").
+	 */
+	uint32_t startup;
+	bool parked;
+	bool real_mode;
 
 	uint64_t vmcs;			/* host-physical pages, identity-mapped */
 	uint64_t msr_bitmap;
@@ -183,6 +197,23 @@ void guest_run_vcpu(struct vcpu *v);
 void guest_request(struct guest *g, enum guest_request req);
 
 /**
+ * guest_start_vcpu() - start a waiting vCPU at a SIPI's vector
+ * @target: the vCPU the SIPI names, of the sender's guest, not the sender
+ * @vector: the SIPI's vector: the vCPU starts in real mode at CS:IP
+ *	vector << 8:0, that is at guest-physical vector << 12 (SDM Vol. 3A
+ *	§8.4.4.1)
+ *
+ * Called from the sender's core. A vCPU takes one SIPI per life: later
+ * ones are ignored, as a processor that left wait-for-SIPI ignores them
+ * (Linux sends two). The start page must be low RAM, and the host must
+ * have unrestricted guest, since the vCPU runs real mode.
+ *
+ * Return: NULL when the vCPU starts or the SIPI is ignored; else why it
+ * is refused.
+ */
+const char *guest_start_vcpu(struct vcpu *target, uint8_t vector);
+
+/**
  * guest_print_counters() - print one "counters:" line per vCPU of a guest
  * @guest: the guest
  *
@@ -227,6 +258,19 @@ bool vcpu_create(struct vcpu *v);
  * the CPU lacks a VMX control the hypervisor requires.
  */
 bool vcpu_reset(struct vcpu *v);
+
+/**
+ * vcpu_setup_startup() - the state a SIPI leaves a processor in
+ * @v: the vCPU, after vcpu_reset() on its own core
+ * @vector: the SIPI's vector
+ *
+ * Real mode at CS:IP = vector << 8:0 with the other registers as INIT
+ * leaves them (SDM Vol. 3A §9.1.1, Table 9-1), run with unrestricted
+ * guest, which lets the guest own CR0.PE and CR0.PG (§26.3.1.1).
+ *
+ * Return: false, with the reason printed, if the CPU lacks unrestricted guest.
+ */
+bool vcpu_setup_startup(struct vcpu *v, uint8_t vector);
 
 /**
  * vcpu_run() - enter the guest and handle its exits until the vCPU stops

@@ -30,6 +30,9 @@
 #define AR_DATA		0xc093
 #define AR_TSS_BUSY	0x008b
 #define AR_UNUSABLE	0x10000
+#define AR_REAL_CODE	0x009b	/* real mode after INIT (§9.1.1): present, accessed, read */
+#define AR_REAL_DATA	0x0093
+#define REAL_MODE_LIMIT	0xffff
 
 /* 0: a VM exit; 1: VMfail; 2: not entered, the core was kicked. */
 int vmx_enter(struct guest_regs *regs, int launched, const uint8_t *kicked);
@@ -268,6 +271,74 @@ static void vcpu_setup_guest_state(struct vcpu *v)
 	v->regs.rsi = g->boot.rsi;
 }
 
+bool vcpu_setup_startup(struct vcpu *v, uint8_t vector)
+{
+	uint64_t fixed0 = rdmsr(MSR_IA32_VMX_CR0_FIXED0), fixed1 = rdmsr(MSR_IA32_VMX_CR0_FIXED1);
+	/* PE and PG are the guest's, so it can leave real mode and turn paging on. */
+	uint64_t owned = (fixed0 & ~(CR0_PE | CR0_PG)) | CR0_NE;
+	uint64_t cr0 = CR0_ET | CR0_NE;
+
+	if (!this_cpu()->vmx->unrestricted_guest) {
+		printk("vmx: %s.%u: a started vCPU runs real mode, which needs unrestricted guest\n",
+		       v->guest->name, v->index);
+		return false;
+	}
+	vmcs_write(VMCS_PROC_CONTROLS2, vmcs_read(VMCS_PROC_CONTROLS2) | PROC2_UNRESTRICTED_GUEST);
+	vmcs_write(VMCS_ENTRY_CONTROLS,
+		   vmcs_read(VMCS_ENTRY_CONTROLS) & ~(uint64_t)ENTRY_IA32E_MODE_GUEST);
+	v->real_mode = true;
+
+	/* Table 9-1, but NE set: it is owned, and Linux's trampoline sets it anyway. */
+	vmcs_write(VMCS_CR0_MASK, owned);
+	vmcs_write(VMCS_CR0_READ_SHADOW, cr0);
+	vmcs_write(VMCS_GUEST_CR0, (cr0 | (fixed0 & owned)) & fixed1);
+	vmcs_write(VMCS_CR4_READ_SHADOW, 0);
+	vmcs_write(VMCS_GUEST_CR4, rdmsr(MSR_IA32_VMX_CR4_FIXED0) & rdmsr(MSR_IA32_VMX_CR4_FIXED1));
+	vmcs_write(VMCS_GUEST_CR3, 0);
+	vmcs_write(VMCS_GUEST_IA32_EFER, 0);
+
+	/* Real-mode segments: 64 KiB limits; CS at the start page (§8.4.4.1). */
+	vcpu_set_segment(VMCS_GUEST_CS_SELECTOR, (uint16_t)(vector << 8), AR_REAL_CODE);
+	vmcs_write(VMCS_GUEST_CS_BASE, (uint64_t)vector << 12);
+	vcpu_set_segment(VMCS_GUEST_DS_SELECTOR, 0, AR_REAL_DATA);
+	vcpu_set_segment(VMCS_GUEST_ES_SELECTOR, 0, AR_REAL_DATA);
+	vcpu_set_segment(VMCS_GUEST_SS_SELECTOR, 0, AR_REAL_DATA);
+	vcpu_set_segment(VMCS_GUEST_FS_SELECTOR, 0, AR_REAL_DATA);
+	vcpu_set_segment(VMCS_GUEST_GS_SELECTOR, 0, AR_REAL_DATA);
+	vcpu_set_segment(VMCS_GUEST_TR_SELECTOR, 0, AR_TSS_BUSY);
+	for (unsigned int i = 0; i < 6; i++)	/* ES, CS, SS, DS, FS, GS (B.3.3) */
+		vmcs_write(VMCS_GUEST_ES_LIMIT + 2 * i, REAL_MODE_LIMIT);
+	vmcs_write(VMCS_GUEST_TR_LIMIT, REAL_MODE_LIMIT);
+	vmcs_write(VMCS_GUEST_GDTR_BASE, 0);
+	vmcs_write(VMCS_GUEST_GDTR_LIMIT, REAL_MODE_LIMIT);
+	vmcs_write(VMCS_GUEST_IDTR_BASE, 0);
+	vmcs_write(VMCS_GUEST_IDTR_LIMIT, REAL_MODE_LIMIT);
+	vmcs_write(VMCS_GUEST_RIP, 0);
+	vmcs_write(VMCS_GUEST_RSP, 0);
+	vmcs_write(VMCS_GUEST_RFLAGS, RFLAGS_RESERVED);
+
+	memset(&v->regs, 0, sizeof(v->regs));
+	v->regs.rdx = cpuid(1, 0).eax;	/* Table 9-1: EDX holds the processor's signature */
+	return true;
+}
+
+/*
+ * A real-mode-started guest turns long mode on by itself (CR0.PG is its
+ * own): it is the VM entry that must then say IA-32e mode (§26.3.1.1,
+ * EFER.LMA equal to the "IA-32e mode guest" control), so the control
+ * follows the EFER the exit saved.
+ */
+static void vcpu_sync_long_mode(void)
+{
+	uint64_t entry = vmcs_read(VMCS_ENTRY_CONTROLS);
+
+	if (vmcs_read(VMCS_GUEST_IA32_EFER) & EFER_LMA)
+		entry |= ENTRY_IA32E_MODE_GUEST;
+	else
+		entry &= ~(uint64_t)ENTRY_IA32E_MODE_GUEST;
+	vmcs_write(VMCS_ENTRY_CONTROLS, entry);
+}
+
 bool vcpu_reset(struct vcpu *v)
 {
 	const struct vmx_caps *caps = this_cpu()->vmx;
@@ -278,6 +349,7 @@ bool vcpu_reset(struct vcpu *v)
 		return false;
 	}
 	v->launched = false;
+	v->real_mode = false;
 	v->stop = VCPU_STOP_NONE;
 	v->stop_reason[0] = '\0';
 	vcpu_apic_reset(v);
@@ -359,9 +431,16 @@ enum vcpu_stop vcpu_run(struct vcpu *v)
 	while (v->stop == VCPU_STOP_NONE) {
 		/* A kick from here on stops the entry; what it was for is collected next. */
 		*kicked = 0;
-		if (__atomic_load_n(&v->request, __ATOMIC_ACQUIRE) != GUEST_REQUEST_NONE) {
-			vcpu_stop(v, VCPU_STOP_REQUEST, "asked by the operator");
+		switch (__atomic_load_n(&v->request, __ATOMIC_ACQUIRE)) {
+		case GUEST_REQUEST_NONE:
 			break;
+		case GUEST_REQUEST_CRASH:
+			vcpu_stop(v, VCPU_STOP_CRASH, "another vCPU crashed");
+			return v->stop;
+		default:
+			vcpu_stop(v, VCPU_STOP_REQUEST, v->index ? "its guest's life ended" :
+				  "asked by the operator");
+			return v->stop;
 		}
 		vcpu_reinject_event(v);
 		entered = vmx_enter(&v->regs, v->launched, (const uint8_t *)kicked);
@@ -388,6 +467,8 @@ enum vcpu_stop vcpu_run(struct vcpu *v)
 			break;
 		}
 		vcpu_handle_exit(v, reason & 0xffff);
+		if (v->real_mode)
+			vcpu_sync_long_mode();
 	}
 	return v->stop;
 }

@@ -100,22 +100,36 @@ static void vcpu_apic_xapic_write(struct vcpu *v, uint32_t msr, uint32_t value)
 	}
 }
 
-/* An IPI the guest asked for: sent if it stays inside the guest, else counted. */
+/*
+ * An IPI the guest asked for: sent if it stays inside the guest, else
+ * counted and the first one reported. A fixed interrupt goes to each
+ * target's core as its own vector. INIT is taken and dropped: a vCPU that
+ * was not started waits for its SIPI anyway, and one that runs cannot be
+ * reset under its guest. A SIPI starts the target (guest_start_vcpu()).
+ */
 static void vcpu_apic_ipi(struct vcpu *v, uint64_t icr)
 {
 	struct guest *g = v->guest;
 	uint32_t ids[GUEST_MAX_VCPUS];
 	struct apic_direct_ipi ipi;
+	const char *refused;
 
 	for (unsigned int i = 0; i < g->vcpu_count; i++)
 		ids[i] = g->vcpu[i].apic_id;
 	ipi = apic_direct_ipi(icr, ids, g->vcpu_count, v->index);
-	if (ipi.refused) {
+	refused = ipi.refused;
+	if (!refused && ipi.kind == APIC_DIRECT_IPI_STARTUP)
+		refused = guest_start_vcpu(&g->vcpu[__builtin_ctz(ipi.targets)], ipi.vector);
+	if (refused) {
 		if (!v->ipis_refused++)
-			guest_log(g, "IPI %#lx refused: %s\n", icr, ipi.refused);
+			guest_log(g, "IPI %#lx refused: %s\n", icr, refused);
 		return;
 	}
-	lapic_send_ipi(percpu[g->vcpu[ipi.target].cpu].apic_id, ipi.vector);
+	if (ipi.kind != APIC_DIRECT_IPI_FIXED)
+		return;
+	for (unsigned int i = 0; i < g->vcpu_count; i++)
+		if (ipi.targets & (1u << i))
+			vcpu_send_interrupt(&g->vcpu[i], ipi.vector);
 }
 
 bool vcpu_apic_msr(struct vcpu *v, uint32_t msr, bool write, uint64_t *value)

@@ -66,6 +66,21 @@ static struct cpuid_filter_regs vcpu_host_cpuid(uint32_t leaf, uint32_t subleaf)
 	return (struct cpuid_filter_regs){ r.eax, r.ebx, r.ecx, r.edx };
 }
 
+/*
+ * The fewest low APIC ID bits that leave all the guest's vCPUs one package
+ * ID: its cores' IDs are the host's (1 and 2, say), not 0..n-1.
+ */
+static uint32_t vcpu_core_id_bits(const struct guest *g)
+{
+	uint32_t bits = 0, differ = 0;
+
+	for (unsigned int i = 1; i < g->vcpu_count; i++)
+		differ |= g->vcpu[i].apic_id ^ g->vcpu[0].apic_id;
+	while (bits < 32 && (differ >> bits))
+		bits++;
+	return bits;
+}
+
 /* The guest's CPUID for one leaf: the host's, through cpuid_filter_leaf(). */
 static struct cpuid_filter_regs vcpu_guest_cpuid(const struct vcpu *v, uint32_t leaf,
 						 uint32_t subleaf)
@@ -74,6 +89,7 @@ static struct cpuid_filter_regs vcpu_guest_cpuid(const struct vcpu *v, uint32_t 
 	struct guest_cpu_model model = {
 		.vcpu_count = v->guest->vcpu_count,
 		.apic_id = v->apic_id,
+		.core_id_bits = vcpu_core_id_bits(v->guest),
 		.tsc_hz = tsc_hz(),
 		.host_max_basic_leaf = cpuid(0, 0).eax,
 		.host_max_extended_leaf = cpuid(0x80000000, 0).eax,
@@ -207,11 +223,11 @@ static bool vcpu_handle_cr_access(struct vcpu *v)
 
 static void vcpu_log_port_once(struct vcpu *v, uint16_t port, bool in)
 {
-	uint8_t *logged = &v->guest->io_port_logged[port / 8];
+	uint8_t bit = (uint8_t)(1u << (port % 8));
 
-	if (*logged & (1u << (port % 8)))
+	/* Atomic: the guest's vCPUs share the bitmap, and a port is reported once. */
+	if (__atomic_fetch_or(&v->guest->io_port_logged[port / 8], bit, __ATOMIC_RELAXED) & bit)
 		return;
-	*logged |= 1u << (port % 8);
 	guest_log(v->guest, "unclaimed i/o port %#x (%s): reads all ones, writes ignored\n",
 		  port, in ? "in" : "out");
 }

@@ -12,9 +12,14 @@
 #define ICR_SHORTHAND(icr)	(((icr) >> 18) & 3)
 #define ICR_DEST(icr)		((uint32_t)((icr) >> 32))
 #define ICR_RESERVED		(0xfff32000ull)	/* bits 12-13, 16-17, 20-31 */
+#define ICR_BROADCAST		0xffffffffu	/* §11.12.9: every x2APIC, either mode */
 #define DELIVERY_FIXED		0
+#define DELIVERY_INIT		5
+#define DELIVERY_STARTUP	6
 #define SHORTHAND_NONE		0
 #define SHORTHAND_SELF		1
+#define SHORTHAND_ALL		2
+#define SHORTHAND_ALL_BUT_SELF	3
 
 #define LVT_WRITABLE		0x1a7ffu	/* bits 0-10, 13, 15, 16 */
 #define LVT_TIMER_WRITABLE	0x300ffu	/* vector, mask, periodic */
@@ -119,29 +124,94 @@ uint32_t apic_direct_svr(uint64_t value)
 	return (uint32_t)value & SVR_WRITABLE;
 }
 
+/* §11.12.10.2: an x2APIC's logical ID, derived from its x2APIC ID. */
+static uint32_t apic_direct_ldr(uint32_t id)
+{
+	return (id >> 4) << 16 | 1u << (id & 0xf);
+}
+
+/* The vCPUs a destination field names, in physical or logical mode. */
+static uint32_t apic_direct_match(uint64_t icr, const uint32_t *ids, unsigned int count)
+{
+	uint32_t dest = ICR_DEST(icr), targets = 0;
+
+	for (unsigned int i = 0; i < count; i++) {
+		if (dest == ICR_BROADCAST) {
+			targets |= 1u << i;
+		} else if (icr & ICR_LOGICAL) {
+			uint32_t ldr = apic_direct_ldr(ids[i]);
+
+			/* Same cluster (bits 31:16) and its bit in the 16-bit mask. */
+			if ((ldr >> 16) == (dest >> 16) && (ldr & dest & 0xffff))
+				targets |= 1u << i;
+		} else if (ids[i] == dest) {
+			targets |= 1u << i;
+		}
+	}
+	return targets;
+}
+
+/* The vCPUs a fixed interrupt goes to (§11.6.1, destination shorthand). */
+static uint32_t apic_direct_fixed_targets(uint64_t icr, const uint32_t *ids, unsigned int count,
+					  unsigned int self)
+{
+	uint32_t all = count >= 32 ? ~0u : (1u << count) - 1;
+
+	switch (ICR_SHORTHAND(icr)) {
+	case SHORTHAND_SELF:
+		return 1u << self;
+	case SHORTHAND_ALL:
+		return all;
+	case SHORTHAND_ALL_BUT_SELF:
+		return all & ~(1u << self);
+	default:
+		return apic_direct_match(icr, ids, count);
+	}
+}
+
 struct apic_direct_ipi apic_direct_ipi(uint64_t icr, const uint32_t *ids, unsigned int count,
 				       unsigned int self)
 {
-	struct apic_direct_ipi ipi = { .vector = ICR_VECTOR(icr), .target = self };
+	struct apic_direct_ipi ipi = { .vector = ICR_VECTOR(icr) };
+	unsigned int i;
 
-	if (ICR_DELIVERY(icr) != DELIVERY_FIXED)
-		ipi.refused = "not a fixed interrupt";
-	else if (ipi.vector < 16)
-		ipi.refused = "reserved vector";	/* §11.5.2: vectors 0-15 are illegal */
-	else if (ICR_SHORTHAND(icr) == SHORTHAND_SELF)
+	if (count > 32 || self >= count) {
+		ipi.refused = "no such sender";
 		return ipi;
-	else if (ICR_SHORTHAND(icr) != SHORTHAND_NONE)
-		ipi.refused = "broadcast";
-	else if (icr & ICR_LOGICAL)
-		ipi.refused = "logical destination";
-	if (ipi.refused)
-		return ipi;
-	for (unsigned int i = 0; i < count; i++) {
-		if (ids[i] == ICR_DEST(icr)) {
-			ipi.target = i;
+	}
+	switch (ICR_DELIVERY(icr)) {
+	case DELIVERY_FIXED:
+		ipi.kind = APIC_DIRECT_IPI_FIXED;
+		if (ipi.vector < 16) {
+			ipi.refused = "reserved vector";	/* §11.5.2: vectors 0-15 are illegal */
 			return ipi;
 		}
+		ipi.targets = apic_direct_fixed_targets(icr, ids, count, self);
+		/* All-but-self in a one-vCPU guest reaches no one, as on hardware. */
+		if (!ipi.targets && ICR_SHORTHAND(icr) == SHORTHAND_NONE)
+			ipi.refused = "destination outside the guest";
+		return ipi;
+	case DELIVERY_INIT:
+	case DELIVERY_STARTUP:
+		ipi.kind = ICR_DELIVERY(icr) == DELIVERY_INIT ? APIC_DIRECT_IPI_INIT :
+							      APIC_DIRECT_IPI_STARTUP;
+		/* The AP start protocol names one processor (§8.4.4.1): no shorthand, no group. */
+		if (ICR_SHORTHAND(icr) != SHORTHAND_NONE || (icr & ICR_LOGICAL)) {
+			ipi.refused = "INIT or SIPI not to one processor";
+			return ipi;
+		}
+		for (i = 0; i < count; i++)
+			if (ids[i] == ICR_DEST(icr))
+				break;
+		if (i == count)
+			ipi.refused = "destination outside the guest";
+		else if (i == self)
+			ipi.refused = "INIT or SIPI to itself";
+		else
+			ipi.targets = 1u << i;
+		return ipi;
+	default:
+		ipi.refused = "not a fixed interrupt, INIT or SIPI";
+		return ipi;
 	}
-	ipi.refused = "destination outside the guest";
-	return ipi;
 }

@@ -110,26 +110,38 @@ uint32_t apic_direct_timer_lvt(uint64_t value);
  */
 uint32_t apic_direct_svr(uint64_t value);
 
+/* What an IPI the guest asked for does. */
+enum apic_direct_ipi_kind {
+	APIC_DIRECT_IPI_FIXED,		/* the vector, to every vCPU in targets */
+	APIC_DIRECT_IPI_INIT,		/* INIT (assert or de-assert) to one vCPU */
+	APIC_DIRECT_IPI_STARTUP,	/* SIPI: start one vCPU at vector << 12 */
+};
+
 /* An ICR write, judged. */
 struct apic_direct_ipi {
 	const char *refused;	/* NULL, or why it is not sent */
+	enum apic_direct_ipi_kind kind;
 	uint8_t vector;
-	unsigned int target;	/* index into the guest's APIC IDs */
+	uint32_t targets;	/* bit i: the vCPU at index i in the guest's APIC IDs */
 };
 
 /**
  * apic_direct_ipi() - judges an IPI a guest asked for by writing the ICR
  * @icr: the 64-bit x2APIC ICR value (§11.12.9: destination in bits 63:32)
  * @ids: the x2APIC IDs of the guest's vCPUs
- * @count: how many
+ * @count: how many, at most 32
  * @self: the index of the sender in @ids
  *
- * Only fixed-mode interrupts with a valid vector go out, to one vCPU of
- * the same guest named by a physical destination or the self shorthand.
- * INIT, SIPI, NMI, SMI, logical destinations, broadcasts and foreign IDs
- * are refused.
+ * Fixed-mode interrupts with a valid vector go to the vCPUs of the same
+ * guest that the destination names: a physical x2APIC ID, a logical
+ * cluster and bitmap (§11.12.10.2, the LDR each x2APIC derives from its
+ * ID), or a shorthand (self, all including self, all excluding self). A
+ * broadcast reaches only the guest's own vCPUs; any other destination
+ * that matches none of them is refused. INIT and STARTUP go to exactly one
+ * other vCPU, named by its physical ID. NMI, SMI, lowest priority and the
+ * reserved modes are refused.
  *
- * Return: the vector and the target, or the reason it is refused.
+ * Return: the kind, vector and targets, or the reason it is refused.
  */
 struct apic_direct_ipi apic_direct_ipi(uint64_t icr, const uint32_t *ids, unsigned int count,
 				       unsigned int self);

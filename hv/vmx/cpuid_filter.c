@@ -317,6 +317,14 @@ static uint32_t core_id_bits(uint32_t count)
 	return shift;
 }
 
+/* The core-ID width the guest's leaves describe. */
+static uint32_t package_shift(const struct guest_cpu_model *model)
+{
+	uint32_t bits = core_id_bits(vcpu_count(model));
+
+	return model->core_id_bits > bits ? model->core_id_bits : bits;
+}
+
 static uint64_t gcd_u64(uint64_t a, uint64_t b)
 {
 	while (b) {
@@ -361,16 +369,17 @@ static struct cpuid_filter_regs leaf_features(const struct guest_cpu_model *mode
 static struct cpuid_filter_regs leaf_caches(const struct guest_cpu_model *model,
 					    const struct cpuid_filter_regs *host)
 {
-	uint32_t count = vcpu_count(model), sharing = 0;
+	uint32_t ids = (1u << min_u32(package_shift(model), 12)) - 1, sharing = 0;
 	struct cpuid_filter_regs out = *host;
 
 	if (!(host->eax & CPUID4_EAX_TYPE_MASK))
 		return out;
+	/* Both fields count APIC IDs less one (SDM Vol. 2A, CPUID leaf 04H). */
 	if (CPUID4_EAX_LEVEL(host->eax) >= 3)
-		sharing = min_u32(count - 1, CPUID4_EAX_SHARING_MAX);
+		sharing = min_u32(ids, CPUID4_EAX_SHARING_MAX);
 	out.eax = (host->eax & CPUID4_EAX_HOST_MASK) |
 		  (sharing << CPUID4_EAX_SHARING_SHIFT) |
-		  (min_u32(count - 1, CPUID4_EAX_CORES_MAX) << CPUID4_EAX_CORES_SHIFT);
+		  (min_u32(ids, CPUID4_EAX_CORES_MAX) << CPUID4_EAX_CORES_SHIFT);
 	return out;
 }
 
@@ -412,7 +421,7 @@ static struct cpuid_filter_regs leaf_topology(const struct guest_cpu_model *mode
 		out.ebx = 1;
 		out.ecx |= CPUID0B_TYPE_SMT;
 	} else if (subleaf == CPUID0B_LEVEL_CORE) {
-		out.eax = core_id_bits(vcpu_count(model));
+		out.eax = package_shift(model);
 		out.ebx = min_u32(vcpu_count(model), CPUID0B_EBX_MAX);
 		out.ecx |= CPUID0B_TYPE_CORE;
 	}

@@ -39,6 +39,13 @@ struct cpuid_filter_regs {
 struct guest_cpu_model {
 	uint32_t vcpu_count;		/* vCPUs in the guest: cores of its one package */
 	uint32_t apic_id;		/* this vCPU's local APIC ID */
+	/*
+	 * Low bits of an APIC ID that number the vCPU in its package: the
+	 * fewest that leave every vCPU of the guest the same package ID (its
+	 * cores' IDs need not be 0..n-1); 0 means the fewest that count
+	 * vcpu_count (leaf 0BH, leaf 4).
+	 */
+	uint32_t core_id_bits;
 	uint64_t tsc_hz;		/* guest TSC frequency; 0 when unknown */
 	uint32_t host_max_basic_leaf;	/* host CPUID.0:EAX */
 	uint32_t host_max_extended_leaf; /* host CPUID.80000000H:EAX */

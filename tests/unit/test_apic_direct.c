@@ -116,28 +116,56 @@ static void test_filters(void **state)
 
 static void test_ipi(void **state)
 {
-	static const uint32_t ids[] = { 4, 6 };
+	static const uint32_t ids[] = { 4, 6, 0x13 };
 	struct apic_direct_ipi ipi;
 
 	(void)state;
 	/* Fixed, physical, to a vCPU of the guest. */
-	ipi = apic_direct_ipi(0x6ull << 32 | 0xfd, ids, 2, 0);
+	ipi = apic_direct_ipi(0x6ull << 32 | 0xfd, ids, 3, 0);
 	assert_null(ipi.refused);
+	assert_int_equal(ipi.kind, APIC_DIRECT_IPI_FIXED);
 	assert_int_equal(ipi.vector, 0xfd);
-	assert_int_equal(ipi.target, 1);
-	/* The self shorthand. */
-	ipi = apic_direct_ipi(1u << 18 | 0x40, ids, 2, 1);
+	assert_int_equal(ipi.targets, 1u << 1);
+	/* Shorthands: self, all, all but self. */
+	ipi = apic_direct_ipi(1u << 18 | 0x40, ids, 3, 1);
 	assert_null(ipi.refused);
-	assert_int_equal(ipi.target, 1);
+	assert_int_equal(ipi.targets, 1u << 1);
+	assert_int_equal(apic_direct_ipi(2u << 18 | 0x40, ids, 3, 0).targets, 7);
+	assert_int_equal(apic_direct_ipi(3u << 18 | 0x40, ids, 3, 0).targets, 6);
+	ipi = apic_direct_ipi(3u << 18 | 0x40, ids, 1, 0);
+	assert_null(ipi.refused);
+	assert_int_equal(ipi.targets, 0);
+	/* Broadcast, physical or logical: the guest's vCPUs only. */
+	assert_int_equal(apic_direct_ipi(0xffffffffull << 32 | 0x40, ids, 3, 0).targets, 7);
+	assert_int_equal(apic_direct_ipi(0xffffffffull << 32 | 1u << 11 | 0x40, ids, 3, 0).targets,
+			 7);
+	/* Logical: cluster 0 bits 4 and 6 are vCPUs 0 and 1; cluster 1 bit 3 is 0x13. */
+	ipi = apic_direct_ipi(0x50ull << 32 | 1u << 11 | 0x40, ids, 3, 2);
+	assert_null(ipi.refused);
+	assert_int_equal(ipi.targets, 3);
+	assert_int_equal(apic_direct_ipi(0x10008ull << 32 | 1u << 11 | 0x40, ids, 3, 0).targets,
+			 1u << 2);
+	assert_non_null(apic_direct_ipi(0x20008ull << 32 | 1u << 11 | 0x40, ids, 3, 0).refused);
+	/* INIT and SIPI: to one other vCPU of the guest, by physical ID. */
+	ipi = apic_direct_ipi(6ull << 32 | 0xc500, ids, 3, 0);
+	assert_null(ipi.refused);
+	assert_int_equal(ipi.kind, APIC_DIRECT_IPI_INIT);
+	assert_int_equal(ipi.targets, 1u << 1);
+	ipi = apic_direct_ipi(0x13ull << 32 | 0x69a, ids, 3, 0);
+	assert_null(ipi.refused);
+	assert_int_equal(ipi.kind, APIC_DIRECT_IPI_STARTUP);
+	assert_int_equal(ipi.vector, 0x9a);
+	assert_int_equal(ipi.targets, 1u << 2);
+	assert_non_null(apic_direct_ipi(4ull << 32 | 0x600, ids, 3, 0).refused);	/* itself */
+	assert_non_null(apic_direct_ipi(5ull << 32 | 0x600, ids, 3, 0).refused);	/* foreign */
+	assert_non_null(apic_direct_ipi(3u << 18 | 0x600, ids, 3, 0).refused);	/* all but self */
+	assert_non_null(apic_direct_ipi(0x50ull << 32 | 1u << 11 | 0x500, ids, 3, 0).refused);
 	/* Refused. */
-	assert_non_null(apic_direct_ipi(5ull << 32 | 0x40, ids, 2, 0).refused);	/* foreign */
-	assert_non_null(apic_direct_ipi(4ull << 32 | 0x500, ids, 2, 0).refused);	/* INIT */
-	assert_non_null(apic_direct_ipi(4ull << 32 | 0x600, ids, 2, 0).refused);	/* SIPI */
-	assert_non_null(apic_direct_ipi(4ull << 32 | 0x400, ids, 2, 0).refused);	/* NMI */
-	assert_non_null(apic_direct_ipi(4ull << 32 | 0x0f, ids, 2, 0).refused);	/* vector */
-	assert_non_null(apic_direct_ipi(3u << 18 | 0x40, ids, 2, 0).refused);	/* all but self */
-	assert_non_null(apic_direct_ipi(2u << 18 | 0x40, ids, 2, 0).refused);	/* all */
-	assert_non_null(apic_direct_ipi(4ull << 32 | 1u << 11 | 0x40, ids, 2, 0).refused);
+	assert_non_null(apic_direct_ipi(5ull << 32 | 0x40, ids, 3, 0).refused);	/* foreign */
+	assert_non_null(apic_direct_ipi(4ull << 32 | 0x400, ids, 3, 0).refused);	/* NMI */
+	assert_non_null(apic_direct_ipi(4ull << 32 | 0x140, ids, 3, 0).refused);	/* lowest */
+	assert_non_null(apic_direct_ipi(4ull << 32 | 0x0f, ids, 3, 0).refused);	/* vector */
+	assert_non_null(apic_direct_ipi(4ull << 32 | 0x40, ids, 3, 3).refused);	/* no sender */
 }
 
 int main(void)

@@ -166,7 +166,14 @@ static void test_leaf4_caches(void **state)
 	assert_int_equal(filter(&model, 4, 3, &l3).eax, 0x00000163);
 	model.vcpu_count = 100;
 	assert_int_equal(filter(&model, 4, 3, &l3).eax >> 26, 63);
-	assert_int_equal((filter(&model, 4, 3, &l3).eax >> 14) & 0xfff, 99);
+	/* Both fields count the package's APIC IDs: 128 for 100 vCPUs. */
+	assert_int_equal((filter(&model, 4, 3, &l3).eax >> 14) & 0xfff, 127);
+	/* Two vCPUs on cores 1 and 2 need two core-ID bits to share a package. */
+	model.vcpu_count = 2;
+	model.core_id_bits = 2;
+	assert_int_equal(filter(&model, 4, 3, &l3).eax, 0x0c00c163);
+	assert_int_equal(filter(&model, 0xb, 1, &end).eax, 2);
+	assert_int_equal(filter(&model, 0xb, 1, &end).ebx, 2);
 }
 
 static void test_hidden_leaves_are_zero(void **state)
