@@ -25,6 +25,7 @@ struct guest_net {
 	struct guest_device dev;	/* in the guest's registry */
 	struct sidecore_port port;	/* in the sidecore's loop */
 	struct guest_mem mem;
+	struct virtio_pci_device_ops ops;	/* features and queues follow the vCPU count */
 	struct virtio_pci pci;
 	struct virtio_net net;
 	bool needs_reset_reported;
@@ -40,7 +41,9 @@ struct guest_net {
  *
  * The device's memory comes from the guest's node. It is registered with
  * the guest (its PCI slot, BAR and restart reset), gets a port on the
- * switch, and is attached to @sc.
+ * switch, and is attached to @sc. It offers a receive and transmit queue
+ * pair per vCPU (VIRTIO_NET_F_MQ, up to VIRTIO_NET_MAX_PAIRS), and one pair
+ * without a control queue to a guest of one vCPU.
  *
  * Return: false (reported) when any of that fails.
  */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * virtio_net.c - virtio-net device logic (virtio 1.1 §5.1): transmit into the
- * switch, receive from it.
+ * virtio_net.c - virtio-net device logic (virtio 1.2 §5.1): transmit into the
+ * switch, receive from it, and the control queue's multiqueue command.
  *
  * Every buffer starts with struct virtio_net_hdr_v1: with VERSION_1 the
  * header always has num_buffers (virtio 1.1 §5.1.6), wherever the driver
@@ -18,17 +18,28 @@
 
 #include <linux/virtio_config.h>
 
+#include "net/fair.h"
+#include "net/flow.h"
 #include "net/net.h"
 #include "virtio/virtio_net.h"
 
 #define HDR_SIZE	sizeof(struct virtio_net_hdr_v1)
 #define NUM_BUFFERS_OFFSET offsetof(struct virtio_net_hdr_v1, num_buffers)
 #define FEATURE(bit)	(1ull << (bit))
+/* §5.1.6.5: a command is class and command, then its data. */
+#define CTRL_HDR_SIZE	sizeof(struct virtio_net_ctrl_hdr)
+#define CTRL_MQ_SIZE	(CTRL_HDR_SIZE + sizeof(struct virtio_net_ctrl_mq))
+/*
+ * Control commands answered per poll. Linux sends one and spins until it is
+ * used; the bound only keeps a driver that floods the queue from holding the
+ * sidecore.
+ */
+#define CTRL_BUDGET	4
 
 _Static_assert(NET_PACKET_MAX_SEGMENTS >= VIRTQ_CHAIN_MAX_SEGMENTS,
 	       "a transmit chain must fit in a packet");
-
-static const uint64_t offered_features = VIRTIO_NET_DEVICE_FEATURES;
+_Static_assert(VIRTIO_NET_MAX_PAIRS <= NET_FAIR_MAX_SOURCES,
+	       "every transmitq must be a source of one fair pass");
 
 static bool has_feature(const struct virtio_net *dev, unsigned int bit)
 {
@@ -66,12 +77,23 @@ bool virtio_net_init(struct virtio_net *dev, const struct virtio_net_params *par
 	dev->ctx = params->ctx;
 	dev->name = params->name;
 	dev->tx_holdoff = params->tx_holdoff;
-	for (unsigned int i = 0; i < VIRTIO_NET_QUEUES; i++)
+	dev->max_pairs = params->max_pairs < 1 ? 1 :
+			 params->max_pairs > VIRTIO_NET_MAX_PAIRS ? VIRTIO_NET_MAX_PAIRS :
+			 params->max_pairs;
+	dev->active_pairs = 1;
+	/*
+	 * One pair offers what it always did: no control queue, nothing a
+	 * single-vCPU guest's driver would set up or send.
+	 */
+	dev->offered = VIRTIO_NET_DEVICE_FEATURES |
+		       (dev->max_pairs > 1 ? VIRTIO_NET_MQ_FEATURES : 0);
+	for (unsigned int i = 0; i < 2 * VIRTIO_NET_MAX_PAIRS; i++)
 		virtq_init(&dev->queue[i], params->mem, params->name, i);
+	virtq_init(&dev->ctrl, params->mem, params->name, 2 * dev->max_pairs);
 
 	memcpy(dev->config.mac, params->mac, ETH_ALEN);
 	dev->config.status = VIRTIO_NET_S_LINK_UP;
-	dev->config.max_virtqueue_pairs = 1;
+	dev->config.max_virtqueue_pairs = (uint16_t)dev->max_pairs;
 
 	memcpy(dev->port.mac, params->mac, ETH_ALEN);
 	dev->port.sidecore = params->sidecore;
@@ -80,9 +102,14 @@ bool virtio_net_init(struct virtio_net *dev, const struct virtio_net_params *par
 	return true;
 }
 
-uint64_t virtio_net_device_features(void)
+uint64_t virtio_net_device_features(const struct virtio_net *dev)
 {
-	return offered_features;
+	return dev->offered;
+}
+
+unsigned int virtio_net_queue_count(const struct virtio_net *dev)
+{
+	return 2 * dev->max_pairs + (dev->max_pairs > 1);
 }
 
 bool virtio_net_set_features(struct virtio_net *dev, uint64_t features)
@@ -90,9 +117,12 @@ bool virtio_net_set_features(struct virtio_net *dev, uint64_t features)
 	bool csum = features & FEATURE(VIRTIO_NET_F_CSUM);
 	bool guest_csum = features & FEATURE(VIRTIO_NET_F_GUEST_CSUM);
 
-	if (features & ~offered_features || !(features & FEATURE(VIRTIO_F_VERSION_1)))
+	if (features & ~dev->offered || !(features & FEATURE(VIRTIO_F_VERSION_1)))
 		return false;
-	/* virtio 1.1 §5.1.3.1: segmentation needs checksum offload in the same direction. */
+	/* virtio 1.2 §5.1.3.1: MQ needs the queue its command comes through. */
+	if (features & FEATURE(VIRTIO_NET_F_MQ) && !(features & FEATURE(VIRTIO_NET_F_CTRL_VQ)))
+		return false;
+	/* §5.1.3.1: segmentation needs checksum offload in the same direction. */
 	if (!csum && features & (FEATURE(VIRTIO_NET_F_HOST_TSO4) | FEATURE(VIRTIO_NET_F_HOST_TSO6)))
 		return false;
 	if (!guest_csum &&
@@ -102,12 +132,32 @@ bool virtio_net_set_features(struct virtio_net *dev, uint64_t features)
 	return true;
 }
 
+/*
+ * §5.1.2: N pairs is max_virtqueue_pairs with MQ negotiated and 1 without,
+ * and the control queue follows the 2N data queues. So a driver that takes
+ * CTRL_VQ without MQ finds the control queue at index 2.
+ */
+static unsigned int virtio_net_usable_pairs(const struct virtio_net *dev)
+{
+	return has_feature(dev, VIRTIO_NET_F_MQ) ? dev->max_pairs : 1;
+}
+
 int virtio_net_enable_queue(struct virtio_net *dev, unsigned int queue,
 			    const struct virtq_layout *layout)
 {
-	if (queue >= VIRTIO_NET_QUEUES)
+	unsigned int data_queues = 2 * virtio_net_usable_pairs(dev);
+	struct virtq *vq;
+
+	if (queue < data_queues) {
+		vq = &dev->queue[queue];
+	} else if (queue == data_queues && has_feature(dev, VIRTIO_NET_F_CTRL_VQ)) {
+		vq = &dev->ctrl;
+		/* Its index, quoted in messages and interrupts, follows the features. */
+		vq->index = queue;
+	} else {
 		return -1;
-	if (virtq_enable(&dev->queue[queue], layout, dev->features) < 0) {
+	}
+	if (virtq_enable(vq, layout, dev->features) < 0) {
 		virtio_net_fail(dev);
 		return -1;
 	}
@@ -125,12 +175,20 @@ void virtio_net_reset(struct virtio_net *dev)
 {
 	net_port_set_up(&dev->port, false);
 	__atomic_store_n(&dev->running, false, __ATOMIC_RELEASE);
-	for (unsigned int i = 0; i < VIRTIO_NET_QUEUES; i++)
+	for (unsigned int i = 0; i < 2 * dev->max_pairs; i++)
 		virtq_reset(&dev->queue[i]);
+	virtq_reset(&dev->ctrl);
+	for (unsigned int i = 0; i < dev->max_pairs; i++) {
+		struct virtio_net_pair *pair = &dev->pair[i];
+
+		pair->rx_unpublished = false;
+		pair->tx_held = 0;
+		pair->tx_waiting = false;
+	}
+	/* §5.1.6.5.5: multiqueue is off again until the driver asks for it. */
+	dev->active_pairs = 1;
+	dev->tx_next = 0;
 	dev->features = 0;
-	dev->rx_unpublished = false;
-	dev->tx_held = 0;
-	dev->tx_waiting = false;
 	__atomic_store_n(&dev->needs_reset, false, __ATOMIC_RELAXED);
 }
 
@@ -244,17 +302,18 @@ static bool virtio_net_build_packet(const struct virtio_net *dev,
 	return virtio_net_check_tx_header(dev, &pkt->hdr, pkt->len);
 }
 
-unsigned int virtio_net_poll_tx(struct virtio_net *dev, unsigned int budget)
+/* Takes up to budget packets from one pair's transmitq. */
+static unsigned int virtio_net_poll_txq(struct virtio_net *dev, unsigned int index,
+					unsigned int budget)
 {
-	struct virtq *vq = &dev->queue[VIRTIO_NET_TX_QUEUE];
+	struct virtio_net_pair *pair = &dev->pair[index];
+	struct virtq *vq = &dev->queue[VIRTIO_NET_TXQ(index)];
 	struct virtq_chain chain;
 	struct net_packet pkt;
 	unsigned int done = 0;
 	const char *error;
 	int got = 0;
 
-	if (!virtio_net_active(dev))
-		return 0;
 	while (done < budget && (got = virtq_pop(vq, &chain)) > 0) {
 		error = virtio_net_tx_chain_error(&chain);
 		if (error) {
@@ -265,6 +324,8 @@ unsigned int virtio_net_poll_tx(struct virtio_net *dev, unsigned int budget)
 		if (virtio_net_build_packet(dev, &chain, &pkt)) {
 			dev->port.stats.tx_packets++;
 			dev->port.stats.tx_bytes += pkt.len;
+			pair->stats.tx_packets++;
+			pair->stats.tx_bytes += pkt.len;
 			net_switch_forward(dev->sw, &dev->port, &pkt);
 		} else {
 			dev->stats.tx_malformed++;
@@ -279,13 +340,123 @@ unsigned int virtio_net_poll_tx(struct virtio_net *dev, unsigned int budget)
 		return done;
 	}
 	if (done && dev->tx_holdoff) {
-		dev->tx_held += done;
+		pair->tx_held += done;
 	} else if (done) {
 		virtq_publish(vq);
 		if (virtq_needs_interrupt(vq))
-			dev->interrupt(dev, VIRTIO_NET_TX_QUEUE);
+			dev->interrupt(dev, VIRTIO_NET_TXQ(index));
 	}
 	return done;
+}
+
+/* net_fair_poll_fn over the active pairs' transmitqs; a broken device moves nothing. */
+static unsigned int virtio_net_poll_source(void *ctx, unsigned int source, unsigned int max)
+{
+	struct virtio_net *dev = ctx;
+
+	return virtio_net_active(dev) ? virtio_net_poll_txq(dev, source, max) : 0;
+}
+
+/* The first writable byte of a chain, where a command's ack goes. */
+static uint8_t *chain_first_writable(const struct virtq_chain *chain)
+{
+	for (uint32_t i = 0; i < chain->count; i++) {
+		if (chain->segment[i].writable)
+			return chain->segment[i].data;
+	}
+	return NULL;
+}
+
+/*
+ * Carries out one command (§5.1.6.5), given its readable bytes: len of
+ * them, the first min(len, CTRL_MQ_SIZE) in cmd. Only VQ_PAIRS_SET exists
+ * here (§5.1.6.5.5): the other classes need features the device does not
+ * offer, and RSS is not offered either.
+ */
+static uint8_t virtio_net_ctrl_command(struct virtio_net *dev, const uint8_t *cmd, uint32_t len)
+{
+	unsigned int pairs;
+
+	if (len != CTRL_MQ_SIZE || !has_feature(dev, VIRTIO_NET_F_MQ) ||
+	    cmd[0] != VIRTIO_NET_CTRL_MQ || cmd[1] != VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET)
+		return VIRTIO_NET_ERR;
+	pairs = cmd[CTRL_HDR_SIZE] | (unsigned int)cmd[CTRL_HDR_SIZE + 1] << 8;
+	if (pairs < VIRTIO_NET_CTRL_MQ_VQ_PAIRS_MIN || pairs > dev->max_pairs)
+		return VIRTIO_NET_ERR;
+	dev->active_pairs = pairs;
+	return VIRTIO_NET_OK;
+}
+
+/*
+ * Answers what the control queue holds, each command at once: the driver
+ * spins until it sees the used entry (Linux's virtnet_send_command()). A
+ * command the device does not know or cannot carry out, or one cut short or
+ * too long, is answered VIRTIO_NET_ERR; a chain with no byte to write the
+ * answer in breaks the queue, as a transmit chain with a writable part does.
+ */
+static void virtio_net_poll_ctrl(struct virtio_net *dev)
+{
+	struct virtq *vq = &dev->ctrl;
+	struct virtq_chain chain;
+	uint8_t cmd[CTRL_MQ_SIZE];
+	unsigned int done = 0;
+	uint8_t *ack;
+	int got = 0;
+
+	while (done < CTRL_BUDGET && (got = virtq_pop(vq, &chain)) > 0) {
+		ack = chain_first_writable(&chain);
+		if (!ack) {
+			virtq_break(vq, "control buffer without a device-writable ack", chain.head);
+			got = -1;
+			break;
+		}
+		chain_read(&chain, cmd,
+			   chain.readable < CTRL_MQ_SIZE ? chain.readable : CTRL_MQ_SIZE);
+		*ack = virtio_net_ctrl_command(dev, cmd, chain.readable);
+		virtq_push(vq, chain.head, 1);
+		done++;
+	}
+	if (got < 0)
+		virtio_net_fail(dev);
+	if (!done)
+		return;
+	virtq_publish(vq);
+	if (virtq_needs_interrupt(vq))
+		dev->interrupt(dev, vq->index);
+}
+
+/*
+ * The transmitqs share the budget the sidecore gives the port: turns of an
+ * equal share each, so a guest with more queues gets no more of the pass,
+ * and one busy queue cannot starve the others (net_fair_run()).
+ */
+static unsigned int virtio_net_poll_pairs(struct virtio_net *dev, unsigned int budget)
+{
+	unsigned int share = budget / dev->active_pairs, batches;
+	struct net_fair_pass pass = {
+		.sources = dev->active_pairs,
+		.quantum = share ? share : 1,
+		.budget = budget,
+		.total = budget,
+		.poll = virtio_net_poll_source,
+		.ctx = dev,
+	};
+
+	return net_fair_run(&pass, &dev->tx_next, &batches);
+}
+
+unsigned int virtio_net_poll_tx(struct virtio_net *dev, unsigned int budget)
+{
+	if (!virtio_net_active(dev))
+		return 0;
+	if (dev->ctrl.ready) {
+		virtio_net_poll_ctrl(dev);
+		if (!virtio_net_active(dev))
+			return 0;
+	}
+	if (dev->active_pairs == 1)
+		return virtio_net_poll_txq(dev, 0, budget);
+	return virtio_net_poll_pairs(dev, budget);
 }
 
 /* Whether the receiver negotiated what the header asks of it (§5.1.6.4.1). */
@@ -363,11 +534,10 @@ static uint8_t *chain_byte(const struct virtq_chain *chain, uint32_t offset)
 	return NULL;
 }
 
-/* Gives back the buffers a packet had taken and counts the drop. */
-static bool virtio_net_drop_rx(struct virtio_net *dev, uint16_t buffers, uint64_t *reason)
+/* Gives back the buffers a packet had taken from vq and counts the drop. */
+static bool virtio_net_drop_rx(struct virtio_net *dev, struct virtq *vq, uint16_t buffers,
+			       uint64_t *reason)
 {
-	struct virtq *vq = &dev->queue[VIRTIO_NET_RX_QUEUE];
-
 	virtq_unpush(vq, buffers);
 	virtq_unpop(vq, buffers);
 	if (reason)
@@ -377,17 +547,30 @@ static bool virtio_net_drop_rx(struct virtio_net *dev, uint16_t buffers, uint64_
 }
 
 /* As virtio_net_drop_rx(), for a receive queue the driver broke. */
-static bool virtio_net_break_rx(struct virtio_net *dev, const char *reason, uint64_t detail)
+static bool virtio_net_break_rx(struct virtio_net *dev, struct virtq *vq, const char *reason,
+				uint64_t detail)
 {
-	virtq_break(&dev->queue[VIRTIO_NET_RX_QUEUE], reason, detail);
+	virtq_break(vq, reason, detail);
 	virtio_net_fail(dev);
 	dev->port.stats.rx_drops++;
 	return false;
 }
 
+/*
+ * §5.1.6.5.5: with several pairs active the device steers by flow; a flow
+ * stays on one queue, so TCP is never reordered. Pair 0 otherwise, without
+ * looking at the frame.
+ */
+static unsigned int virtio_net_rx_pair(const struct virtio_net *dev, const struct net_packet *pkt)
+{
+	return dev->active_pairs > 1 ? net_flow_hash(pkt) % dev->active_pairs : 0;
+}
+
 bool virtio_net_deliver(struct virtio_net *dev, const struct net_packet *pkt)
 {
-	struct virtq *vq = &dev->queue[VIRTIO_NET_RX_QUEUE];
+	unsigned int index = virtio_net_rx_pair(dev, pkt);
+	struct virtio_net_pair *pair = &dev->pair[index];
+	struct virtq *vq = &dev->queue[VIRTIO_NET_RXQ(index)];
 	bool mergeable = has_feature(dev, VIRTIO_NET_F_MRG_RXBUF);
 	struct virtio_net_hdr_v1 hdr = pkt->hdr;
 	struct rx_stream s = { (const uint8_t *)&hdr, pkt, 0, HDR_SIZE + pkt->len };
@@ -397,9 +580,9 @@ bool virtio_net_deliver(struct virtio_net *dev, const struct net_packet *pkt)
 	int got;
 
 	if (!virtio_net_active(dev))
-		return virtio_net_drop_rx(dev, 0, NULL);
+		return virtio_net_drop_rx(dev, vq, 0, NULL);
 	if (!virtio_net_accepts_offloads(dev, &hdr))
-		return virtio_net_drop_rx(dev, 0, &dev->stats.rx_offloads);
+		return virtio_net_drop_rx(dev, vq, 0, &dev->stats.rx_offloads);
 	/* virtio 1.1 §5.1.6.4.1: only checksum flags the guest negotiated. */
 	hdr.flags &= has_feature(dev, VIRTIO_NET_F_GUEST_CSUM) ?
 		     VIRTIO_NET_HDR_F_NEEDS_CSUM | VIRTIO_NET_HDR_F_DATA_VALID : 0;
@@ -413,20 +596,22 @@ bool virtio_net_deliver(struct virtio_net *dev, const struct net_packet *pkt)
 			return false;
 		}
 		if (got == 0)
-			return virtio_net_drop_rx(dev, buffers, &dev->stats.rx_no_buffers);
+			return virtio_net_drop_rx(dev, vq, buffers, &dev->stats.rx_no_buffers);
 		/*
 		 * The device must not write a device-readable buffer (§2.6.5.1);
 		 * with MRG_RXBUF every buffer holds at least a header (§5.1.6.3.1).
 		 */
 		if (chain.readable)
-			return virtio_net_break_rx(dev, "receive buffer with a device-readable part",
+			return virtio_net_break_rx(dev, vq,
+						   "receive buffer with a device-readable part",
 						   chain.head);
 		if (mergeable && chain.writable < HDR_SIZE)
-			return virtio_net_break_rx(dev, "receive buffer smaller than the header",
+			return virtio_net_break_rx(dev, vq,
+						   "receive buffer smaller than the header",
 						   chain.writable);
 		if (!mergeable && chain.writable < s.total) {
 			virtq_unpop(vq, 1);
-			return virtio_net_drop_rx(dev, buffers, &dev->stats.rx_too_big);
+			return virtio_net_drop_rx(dev, vq, buffers, &dev->stats.rx_too_big);
 		}
 		if (buffers == 0) {
 			num_buffers[0] = chain_byte(&chain, NUM_BUFFERS_OFFSET);
@@ -438,7 +623,9 @@ bool virtio_net_deliver(struct virtio_net *dev, const struct net_packet *pkt)
 	/* §5.1.6.4.1: num_buffers counts the buffers the packet is spread over. */
 	*num_buffers[0] = (uint8_t)buffers;
 	*num_buffers[1] = (uint8_t)(buffers >> 8);
-	dev->rx_unpublished = true;
+	pair->rx_unpublished = true;
+	pair->stats.rx_packets++;
+	pair->stats.rx_bytes += pkt->len;
 	dev->port.stats.rx_packets++;
 	dev->port.stats.rx_bytes += pkt->len;
 	return true;
@@ -451,32 +638,44 @@ bool virtio_net_deliver(struct virtio_net *dev, const struct net_packet *pkt)
  * (TCP autocorking waits for a frame still in flight); with one wait per
  * batch, the writes coalesce and one interrupt covers many frames.
  */
-void virtio_net_flush(struct virtio_net *dev, uint64_t now)
+/*
+ * Linux's receive poll of queue i reclaims transmitq i (virtnet_poll_cleantx()),
+ * so held completions ride along with their own pair's receive entries.
+ */
+static void virtio_net_flush_pair(struct virtio_net *dev, unsigned int index, uint64_t now)
 {
-	struct virtq *rx = &dev->queue[VIRTIO_NET_RX_QUEUE];
-	struct virtq *tx = &dev->queue[VIRTIO_NET_TX_QUEUE];
-	bool received = dev->rx_unpublished;
+	struct virtio_net_pair *pair = &dev->pair[index];
+	struct virtq *rx = &dev->queue[VIRTIO_NET_RXQ(index)];
+	struct virtq *tx = &dev->queue[VIRTIO_NET_TXQ(index)];
+	bool received = pair->rx_unpublished;
 	bool due;
 
-	if (dev->tx_held && !dev->tx_waiting) {
-		dev->tx_waiting = true;
-		dev->tx_deadline = now + dev->tx_holdoff;
+	if (pair->tx_held && !pair->tx_waiting) {
+		pair->tx_waiting = true;
+		pair->tx_deadline = now + dev->tx_holdoff;
 	}
-	due = dev->tx_waiting && (now >= dev->tx_deadline || dev->tx_held >= tx->size / 2);
+	due = pair->tx_waiting && (now >= pair->tx_deadline || pair->tx_held >= tx->size / 2);
 	/* Before the receive entries: the guest's receive poll reclaims these too. */
-	if (dev->tx_held && (due || received)) {
+	if (pair->tx_held && (due || received)) {
 		virtq_publish(tx);
-		dev->tx_held = 0;
+		pair->tx_held = 0;
 	}
 	if (due) {
-		dev->tx_waiting = false;
+		pair->tx_waiting = false;
 		if (virtq_needs_interrupt(tx))
-			dev->interrupt(dev, VIRTIO_NET_TX_QUEUE);
+			dev->interrupt(dev, VIRTIO_NET_TXQ(index));
 	}
 	if (!received)
 		return;
-	dev->rx_unpublished = false;
+	pair->rx_unpublished = false;
 	virtq_publish(rx);
 	if (virtq_needs_interrupt(rx))
-		dev->interrupt(dev, VIRTIO_NET_RX_QUEUE);
+		dev->interrupt(dev, VIRTIO_NET_RXQ(index));
+}
+
+void virtio_net_flush(struct virtio_net *dev, uint64_t now)
+{
+	/* Every pair: one the driver just switched off may still hold entries. */
+	for (unsigned int i = 0; i < dev->max_pairs; i++)
+		virtio_net_flush_pair(dev, i, now);
 }

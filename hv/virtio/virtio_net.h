@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * virtio_net.h - a guest's virtio-net device (virtio 1.1 §5.1), data path:
- * one receiveq (0) and one transmitq (1), no control queue, no multiqueue.
+ * virtio_net.h - a guest's virtio-net device (virtio 1.2 §5.1), data path:
+ * receive and transmit queue pairs, one pair unless the device is made
+ * with more; then a control queue too, through which the driver picks how
+ * many pairs carry traffic (VIRTIO_NET_F_MQ, §5.1.6.5.5).
  *
  * The transport (virtio-pci) owns the registers and the device status; it
  * calls in here for feature bits, the configuration space, queue layout and
- * the status transitions. The device's sidecore polls transmit and takes
- * deliveries from the switch. Interrupts leave through one callback.
+ * the status transitions. The device's sidecore polls transmit and the
+ * control queue, and takes deliveries from the switch. Interrupts leave
+ * through one callback.
  *
  * Threads: virtio_net_set_features(), _enable_queue() and _start() run before
  * the device is started, virtio_net_reset() only while its sidecore leaves the
@@ -24,15 +27,23 @@
 #include "virtio/guest_mem.h"
 #include "virtio/virtq.h"
 
-#define VIRTIO_NET_RX_QUEUE	0
-#define VIRTIO_NET_TX_QUEUE	1
-#define VIRTIO_NET_QUEUES	2
+/*
+ * The most queue pairs a device offers: one per vCPU, and a guest has at
+ * most LIMIT_GUEST_VCPUS (8). A larger count is capped here.
+ */
+#define VIRTIO_NET_MAX_PAIRS	8
+/* §5.1.2: receiveq1, transmitq1, ..., receiveqN, transmitqN, then controlq. */
+#define VIRTIO_NET_RXQ(pair)	(2 * (pair))
+#define VIRTIO_NET_TXQ(pair)	(2 * (pair) + 1)
+#define VIRTIO_NET_RX_QUEUE	VIRTIO_NET_RXQ(0)
+#define VIRTIO_NET_TX_QUEUE	VIRTIO_NET_TXQ(0)
+#define VIRTIO_NET_MAX_QUEUES	(2 * VIRTIO_NET_MAX_PAIRS + 1)
 /* Interrupt source for a configuration change (the device needs a reset). */
-#define VIRTIO_NET_CONFIG_CHANGE VIRTIO_NET_QUEUES
+#define VIRTIO_NET_CONFIG_CHANGE VIRTIO_NET_MAX_QUEUES
 
 struct virtio_net;
 
-/* source: VIRTIO_NET_RX_QUEUE, VIRTIO_NET_TX_QUEUE or VIRTIO_NET_CONFIG_CHANGE. */
+/* source: a queue's index (as the transport numbers them) or VIRTIO_NET_CONFIG_CHANGE. */
 typedef void (*virtio_net_interrupt_fn)(struct virtio_net *dev, unsigned int source);
 
 /* Why packets were dropped, beyond the port's totals. */
@@ -43,23 +54,42 @@ struct virtio_net_stats {
 	uint64_t rx_offloads;	/* GSO or partial checksum the guest did not accept */
 };
 
+/* What one queue pair carried: the counters' queue lines (docs/data-path.md). */
+struct virtio_net_queue_stats {
+	uint64_t rx_packets;
+	uint64_t rx_bytes;
+	uint64_t tx_packets;
+	uint64_t tx_bytes;
+};
+
+/* A queue pair's publishing state; its queues are queue[RXQ(i)] and queue[TXQ(i)]. */
+struct virtio_net_pair {
+	bool rx_unpublished;	/* receive entries pushed but not yet published */
+	/* Transmit completion moderation (virtio_net_flush()). */
+	bool tx_waiting;	/* completions not yet considered for an interrupt */
+	uint16_t tx_held;	/* completions pushed but not yet published */
+	uint64_t tx_deadline;	/* when held completions are published and signalled */
+	struct virtio_net_queue_stats stats;	/* kept across resets, as the port's */
+};
+
 struct virtio_net {
 	struct net_port port;	/* the device's switch port; port.ctx is the device */
-	struct virtq queue[VIRTIO_NET_QUEUES];
+	struct virtq queue[2 * VIRTIO_NET_MAX_PAIRS];	/* receiveq1, transmitq1, ... */
+	struct virtq ctrl;	/* the control queue, when CTRL_VQ is negotiated */
+	struct virtio_net_pair pair[VIRTIO_NET_MAX_PAIRS];
+	unsigned int max_pairs;		/* offered: config.max_virtqueue_pairs */
+	unsigned int active_pairs;	/* carrying traffic: 1 until VQ_PAIRS_SET */
+	unsigned int tx_next;		/* the pair whose transmitq goes first next poll */
 	struct net_switch *sw;
 	virtio_net_interrupt_fn interrupt;
 	void *ctx;		/* the integrator's (e.g. the transport) */
 	const char *name;
+	uint64_t offered;	/* feature bits offered */
 	uint64_t features;	/* negotiated */
 	struct virtio_net_config config;
 	bool running;		/* DRIVER_OK */
 	bool needs_reset;	/* a queue broke: DEVICE_NEEDS_RESET */
-	bool rx_unpublished;	/* receive entries pushed but not yet published */
-	/* Transmit completion moderation (virtio_net_flush()). */
 	uint64_t tx_holdoff;	/* clock units a completion may wait; 0: none */
-	uint64_t tx_deadline;	/* when held completions are published and signalled */
-	uint16_t tx_held;	/* completions pushed but not yet published */
-	bool tx_waiting;	/* completions not yet considered for an interrupt */
 	struct virtio_net_stats stats;
 };
 
@@ -73,6 +103,11 @@ struct virtio_net_params {
 	void *ctx;
 	/* How long, in the clock of virtio_net_flush(), a transmit completion may wait. */
 	uint64_t tx_holdoff;
+	/*
+	 * Queue pairs to offer, the guest's vCPU count (0 or 1: one pair, no
+	 * control queue), capped at VIRTIO_NET_MAX_PAIRS.
+	 */
+	unsigned int max_pairs;
 };
 
 /**
@@ -87,7 +122,7 @@ struct virtio_net_params {
  */
 bool virtio_net_init(struct virtio_net *dev, const struct virtio_net_params *params);
 
-/* What the device offers (virtio 1.1 §5.1.3), for a constant ops table. */
+/* What every device offers (virtio 1.2 §5.1.3). */
 #define VIRTIO_NET_DEVICE_FEATURES					\
 	(1ull << VIRTIO_F_VERSION_1 | 1ull << VIRTIO_NET_F_MAC |		\
 	 1ull << VIRTIO_NET_F_STATUS | 1ull << VIRTIO_NET_F_MRG_RXBUF |	\
@@ -95,14 +130,26 @@ bool virtio_net_init(struct virtio_net *dev, const struct virtio_net_params *par
 	 1ull << VIRTIO_NET_F_HOST_TSO4 | 1ull << VIRTIO_NET_F_HOST_TSO6 |	\
 	 1ull << VIRTIO_NET_F_GUEST_TSO4 | 1ull << VIRTIO_NET_F_GUEST_TSO6 |	\
 	 1ull << VIRTIO_RING_F_EVENT_IDX | 1ull << VIRTIO_RING_F_INDIRECT_DESC)
+/* What a device of more than one queue pair offers on top. */
+#define VIRTIO_NET_MQ_FEATURES	(1ull << VIRTIO_NET_F_CTRL_VQ | 1ull << VIRTIO_NET_F_MQ)
 
 /**
  * virtio_net_device_features() - the feature bits the device offers.
+ * @dev: the device
  *
  * Return: VERSION_1, MAC, STATUS, MRG_RXBUF, CSUM, GUEST_CSUM, HOST_TSO4/6,
- * GUEST_TSO4/6, EVENT_IDX and INDIRECT_DESC.
+ * GUEST_TSO4/6, EVENT_IDX and INDIRECT_DESC; with more than one queue pair
+ * also CTRL_VQ and MQ.
  */
-uint64_t virtio_net_device_features(void);
+uint64_t virtio_net_device_features(const struct virtio_net *dev);
+
+/**
+ * virtio_net_queue_count() - how many queues the transport shows (num_queues).
+ * @dev: the device
+ *
+ * Return: 2 for one pair; 2 * pairs + 1, the control queue last, for more.
+ */
+unsigned int virtio_net_queue_count(const struct virtio_net *dev);
 
 /**
  * virtio_net_set_features() - take the driver's choice (FEATURES_OK).
@@ -111,17 +158,20 @@ uint64_t virtio_net_device_features(void);
  *
  * Return: false, leaving the device's features alone, when the set is not a
  * subset of the offer, lacks VERSION_1, or breaks a dependency of
- * virtio 1.1 §5.1.3.1; the transport then leaves FEATURES_OK clear.
+ * virtio 1.2 §5.1.3.1; the transport then leaves FEATURES_OK clear.
  */
 bool virtio_net_set_features(struct virtio_net *dev, uint64_t features);
 
 /**
  * virtio_net_enable_queue() - the driver enabled a queue (queue_enable = 1).
- * @dev: the device
- * @queue: VIRTIO_NET_RX_QUEUE or VIRTIO_NET_TX_QUEUE
+ * @dev: the device, its features set
+ * @queue: the transport's index: a pair's receiveq or transmitq, or the
+ *	control queue, which follows the pairs the features leave the driver
+ *	(§5.1.2: index 2 without MQ, 2 * max_virtqueue_pairs with it)
  * @layout: size and ring addresses the driver programmed
  *
- * Return: 0, or -1 when the layout is unusable: the device then needs a reset.
+ * Return: 0, or -1 when no such queue exists for the negotiated features or
+ * the layout is unusable: the device then needs a reset.
  */
 int virtio_net_enable_queue(struct virtio_net *dev, unsigned int queue,
 			    const struct virtq_layout *layout);
@@ -134,7 +184,8 @@ void virtio_net_start(struct virtio_net *dev);
 
 /**
  * virtio_net_reset() - the driver wrote 0 to the device status.
- * @dev: the device; its port goes down, queues and features are forgotten
+ * @dev: the device; its port goes down, queues and features are forgotten,
+ *	and one queue pair carries traffic again
  */
 void virtio_net_reset(struct virtio_net *dev);
 
@@ -158,16 +209,21 @@ uint32_t virtio_net_read_config(const struct virtio_net *dev, uint32_t offset,
 				unsigned int size);
 
 /**
- * virtio_net_poll_tx() - forward what the guest transmitted.
+ * virtio_net_poll_tx() - answer the control queue, forward what the guest
+ * transmitted.
  * @dev: the device
- * @budget: most packets to take
+ * @budget: most packets to take, from all transmit queues together
  *
- * Each packet goes to the switch without a copy; its buffers go back to the
- * guest once the switch is done with them. Without a holdoff the guest sees
- * them at once, with the transmitq interrupt if it asked for it; with one,
- * virtio_net_flush() hands them back.
+ * Control commands are answered first, and published at once: the driver
+ * waits for them spinning (docs/data-path.md, "Multiqueue"). Then the
+ * active pairs' transmitqs take turns of an equal share of @budget, the
+ * first one rotating from call to call, until the budget is spent or every
+ * queue is empty. Each packet goes to the switch without a copy; its
+ * buffers go back to the guest once the switch is done with them. Without a
+ * holdoff the guest sees them at once, with the transmitq interrupt if it
+ * asked for it; with one, virtio_net_flush() hands them back.
  *
- * Return: packets taken from the transmitq (dropped ones included).
+ * Return: packets taken from the transmitqs (dropped ones included).
  */
 unsigned int virtio_net_poll_tx(struct virtio_net *dev, unsigned int budget);
 
@@ -176,8 +232,10 @@ unsigned int virtio_net_poll_tx(struct virtio_net *dev, unsigned int budget);
  * @dev: the device, on its own sidecore
  * @pkt: the packet
  *
- * Uses as many buffers as the packet needs with MRG_RXBUF, otherwise one
- * that holds it all. Never waits: without buffers the packet is dropped and
+ * With more than one active pair the receiveq is the flow hash of the
+ * packet (net_flow_hash()) modulo the active pairs, so a flow stays on one
+ * queue; otherwise receiveq1. Uses as many buffers as the packet needs with
+ * MRG_RXBUF, otherwise one that holds it all. Never waits: without buffers the packet is dropped and
  * counted. The guest sees it after virtio_net_flush().
  *
  * Return: true when delivered.
@@ -189,11 +247,12 @@ bool virtio_net_deliver(struct virtio_net *dev, const struct net_packet *pkt);
  * @dev: the device
  * @now: the caller's clock, in the units of the transmit holdoff
  *
- * Delivered packets are published at once. Held transmit completions are
- * published with them (the guest's receive poll reclaims its transmit
- * buffers too), when half the queue is held, or when the oldest has waited
- * the holdoff; only then is the transmitq interrupt considered
- * (docs/data-path.md, "Completion moderation").
+ * For each queue pair: delivered packets are published at once. Held
+ * transmit completions are published with the pair's received packets (the
+ * guest's receive poll reclaims its transmit buffers too), when half the
+ * queue is held, or when the oldest has waited the holdoff; only then is
+ * the transmitq interrupt considered (docs/data-path.md, "Completion
+ * moderation").
  */
 void virtio_net_flush(struct virtio_net *dev, uint64_t now);
 

@@ -32,7 +32,7 @@
 #define F(bit)		(1ull << (bit))
 #define BASIC		(F(VIRTIO_F_VERSION_1) | F(VIRTIO_NET_F_MAC) | F(VIRTIO_NET_F_STATUS))
 #define MERGEABLE	(BASIC | F(VIRTIO_NET_F_MRG_RXBUF))
-#define ALL		virtio_net_device_features()
+#define ALL		VIRTIO_NET_DEVICE_FEATURES
 #define GUESTS		4
 #define A		0
 #define B		1
@@ -43,7 +43,7 @@ struct guest {
 	struct guest_mem mem;
 	struct vring_driver rx, tx;
 	struct virtio_net dev;
-	unsigned int interrupts[VIRTIO_NET_QUEUES + 1];
+	unsigned int interrupts[VIRTIO_NET_CONFIG_CHANGE + 1];
 	uint8_t mac[ETH_ALEN];
 };
 
@@ -270,10 +270,13 @@ static void assert_nothing_received(struct world *w, struct guest *g)
 
 /* --- device identity -------------------------------------------------------- */
 
+/* One queue pair (guests here have one vCPU): no control queue, no MQ. */
 static void test_features_offered(void **state)
 {
-	(void)state;
-	assert_int_equal(virtio_net_device_features(),
+	struct world *w = *state;
+
+	assert_int_equal(virtio_net_queue_count(&w->g[A]->dev), 2);
+	assert_int_equal(virtio_net_device_features(&w->g[A]->dev),
 			 F(VIRTIO_F_VERSION_1) | F(VIRTIO_NET_F_MAC) | F(VIRTIO_NET_F_STATUS) |
 			 F(VIRTIO_NET_F_MRG_RXBUF) | F(VIRTIO_NET_F_CSUM) |
 			 F(VIRTIO_NET_F_GUEST_CSUM) | F(VIRTIO_NET_F_HOST_TSO4) |
@@ -1062,7 +1065,7 @@ static void test_bad_queue_layout(void **state)
 	assert_int_equal(virtio_net_enable_queue(&a->dev, VIRTIO_NET_TX_QUEUE, &outside), -1);
 	stderr_capture_end(log, sizeof(log));
 	assert_non_null(strstr(log, "virtio A: queue 1: ring outside guest memory"));
-	assert_int_equal(virtio_net_enable_queue(&a->dev, VIRTIO_NET_QUEUES, &outside), -1);
+	assert_int_equal(virtio_net_enable_queue(&a->dev, VIRTIO_NET_RXQ(1), &outside), -1);
 	assert_true(virtio_net_needs_reset(&a->dev));
 	assert_int_equal(a->interrupts[VIRTIO_NET_CONFIG_CHANGE], 1);
 	virtio_net_start(&a->dev);
@@ -1096,7 +1099,7 @@ int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, world_setup, world_teardown)
 	const struct CMUnitTest device[] = {
-		cmocka_unit_test(test_features_offered),
+		T(test_features_offered),
 		T(test_init_checks_params),
 		T(test_features_negotiation),
 		T(test_config_space),

@@ -36,6 +36,9 @@
 #define MSI_ADDRESS	0xfee00000u	/* destination APIC ID in bits 19:12 */
 #define MSI_VECTOR_BASE	0x40
 #define PCI_FIND_CAP_TTL 48		/* Linux's bound on a capability walk */
+/* virtio-net with 8 queue pairs (VIRTIO_NET_F_MQ): 16 data queues, then the control queue. */
+#define MQ_QUEUES	17
+#define MQ_FEATURES	(NET_FEATURES | 1ull << VIRTIO_NET_F_CTRL_VQ | 1ull << VIRTIO_NET_F_MQ)
 #define PCI_CAP_SLOTS	(VIRTIO_PCI_CAP_PCI_CFG + 1)
 
 struct queue_call {
@@ -408,6 +411,15 @@ static int fixture_setup_largest(void **state)
 	struct virtio_pci_device_ops ops = net_ops;
 
 	ops.num_queues = VIRTIO_PCI_QUEUES_MAX;
+	return fixture_setup_ops(state, &ops);
+}
+
+static int fixture_setup_multiqueue(void **state)
+{
+	struct virtio_pci_device_ops ops = net_ops;
+
+	ops.features = MQ_FEATURES;
+	ops.num_queues = MQ_QUEUES;
 	return fixture_setup_ops(state, &ops);
 }
 
@@ -1420,6 +1432,49 @@ static void test_largest_function(void **state)
 			 (int)last - 1);
 }
 
+/*
+ * A multiqueue NIC as Linux sets it up (vp_find_vqs_msix()): a vector per
+ * queue with a callback and one for config changes, none for the control
+ * queue, whose commands Linux polls for. Each data queue's interrupt leaves
+ * with its own vector and destination, the vCPU the driver gave it.
+ */
+static void test_multiqueue_vectors(void **state)
+{
+	struct fixture *f = *state;
+	unsigned int ctrl = MQ_QUEUES - 1;
+
+	assert_int_equal((cfg_read(f, f->probe.msix_pos + PCI_MSIX_FLAGS, 2) &
+			  PCI_MSIX_FLAGS_QSIZE) + 1, MQ_QUEUES + 1);
+	assert_int_equal(common_read(f, VIRTIO_PCI_COMMON_NUMQ, 2), MQ_QUEUES);
+	driver_negotiate(f, VERSION_1 | MQ_FEATURES);
+	msix_setup(f, MQ_QUEUES);
+	common_write(f, VIRTIO_PCI_COMMON_MSIX, 2, 0);
+	for (unsigned int q = 0; q < ctrl; q++)
+		queue_setup(f, q, QUEUE_MAX, (uint16_t)(q + 1));
+	queue_setup(f, ctrl, QUEUE_MAX, VIRTIO_MSI_NO_VECTOR);
+	for (unsigned int q = 0; q < MQ_QUEUES; q++) {
+		common_write(f, VIRTIO_PCI_COMMON_Q_SELECT, 2, q);
+		common_write(f, VIRTIO_PCI_COMMON_Q_ENABLE, 2, 1);
+	}
+	add_status(f, VIRTIO_CONFIG_S_DRIVER_OK);
+	assert_int_equal(f->dev.enables, MQ_QUEUES);
+	assert_int_equal(f->dev.ok_features, VERSION_1 | MQ_FEATURES);
+
+	for (unsigned int q = ctrl; q-- > 0;) {
+		virtio_pci_interrupt(&f->fn, q);
+		assert_int_equal(f->msi[f->msis - 1].data, MSI_VECTOR_BASE + q + 1);
+		assert_int_equal(f->msi[f->msis - 1].address, MSI_ADDRESS | (q + 1) << 12);
+	}
+	assert_int_equal(f->msis, ctrl);
+	virtio_pci_interrupt(&f->fn, ctrl);
+	assert_int_equal(f->msis, ctrl);
+	assert_int_equal(msix_pba(f), 0);
+	assert_int_equal(mmio_write(f, virtio_pci_bar_address(&f->fn) +
+				    f->probe.cap[VIRTIO_PCI_CAP_NOTIFY_CFG].offset +
+				    ctrl * f->probe.notify_multiplier, 2, ctrl),
+			 (int)ctrl);
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, fixture_setup, fixture_teardown)
@@ -1435,6 +1490,8 @@ int main(void)
 		T(test_bar_decode),
 		cmocka_unit_test(test_init_rejects),
 		cmocka_unit_test_setup_teardown(test_largest_function, fixture_setup_largest,
+						fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_multiqueue_vectors, fixture_setup_multiqueue,
 						fixture_teardown),
 	};
 	const struct CMUnitTest common[] = {
