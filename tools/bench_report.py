@@ -4,7 +4,8 @@
 
 The guest prints one "bench: TEST SIZE tags B A elapsed S result R UNIT"
 line per netperf or vsockbench run, a vsock run's followed by " cid C",
-its peer's CID; B and A name the hypervisor counter snapshots taken
+its peer's CID, a run of N netperfs at once by " instances N" (its row is
+named TEST xN, the result their sum); B and A name the hypervisor counter snapshots taken
 before and after it ("counters: begin tag N" ... "counters: end tag N").
 Per run: the netperf or vsockbench figure, VM exits and interrupts per
 transaction (per MB, 10^6 bytes, for the streams: UNIT other than
@@ -14,6 +15,11 @@ that moved packets. Then, per run, the functions the sidecores' sampled
 profile found most often, named from the hypervisor's ELF symbols. A run
 the guest reported as failed ("bench: TEST SIZE failed") gets a row that
 says so.
+
+With --aggregate, guests that ran the same tests side by side (tools/bench
+--remote with two guests) give one row per test and size: the sum of their
+results, and the counters over the span from the earliest snapshot before
+to the latest after, per transaction (or MB) of all of them together.
 """
 import argparse
 import bisect
@@ -21,8 +27,8 @@ import re
 import subprocess
 import sys
 
-BENCH = re.compile(r'^\[\w+\] bench: (\S+) (\d+) tags (\d+) (\d+) elapsed ([\d.]+) '
-                   r'result ([\d.]+) (\S+)(?: cid (\d+))?')
+BENCH = re.compile(r'^\[(\w+)\] bench: (\S+) (\d+) tags (\d+) (\d+) elapsed ([\d.]+) '
+                   r'result ([\d.]+) (\S+)(?: cid (\d+))?(?: instances (\d+))?')
 FAILED = re.compile(r'^\[\w+\] bench: (\S+) (\d+) failed(?: \(cid (\d+)\))?:')
 GUEST = re.compile(r'^counters: guest (\S+) vcpu (\d+) state \S+ exits (\d+) irqs (\d+) '
                    r'faults \d+ doorbells (\d+)')
@@ -124,6 +130,9 @@ def main():
     ap.add_argument('--elf', default='build/sidecore.elf',
                     help='the hypervisor that ran, for the profile\'s function names')
     ap.add_argument('--out')
+    ap.add_argument('--aggregate', action='store_true',
+                    help='one row per test and size over every guest that ran it')
+    ap.add_argument('--note', default='', help='a paragraph to print under the command')
     ap.add_argument('--csv', action='store_true',
                     help='print test,size,result,exits,irqs,doorbells,busy,top function '
                          'and write nothing')
@@ -134,7 +143,7 @@ def main():
     names = dict(pair.split('=', 1) for pair in a.cid_name)
     syms = symbols(a.elf)
     hz = next((m.group(1) for m in map(PROFILE_HZ.match, lines) if m), '?')
-    rows, profiles = [], []
+    rows, profiles, runs = [], [], []
     for line in lines:
         m = FAILED.match(line)
         if m:
@@ -144,16 +153,33 @@ def main():
         m = BENCH.match(line)
         if not m:
             continue
-        test, size, tb, ta, elapsed, result, unit, cid = m.groups()
+        guest, test, size, tb, ta, elapsed, result, unit, cid, instances = m.groups()
+        if instances:
+            test += f' x{instances}'
         before, after = shots.get(int(tb)), shots.get(int(ta))
         if not before or not after:
             print(f'bench: no counter snapshot {tb} or {ta}', file=sys.stderr)
             return 1
-        elapsed, result = float(elapsed), float(result)
-        if unit == 'trans/s':
-            units, per = result * elapsed, 'transaction'
+        run = {'guest': guest, 'before': before, 'after': after, 'elapsed': float(elapsed),
+               'result': float(result), 'unit': unit}
+        group = next((g for g in runs if g['key'] == (test, size, cid)), None) \
+            if a.aggregate else None
+        if group:
+            group['runs'].append(run)
         else:
-            units, per = result * elapsed / 8, 'MB'
+            runs.append({'key': (test, size, cid), 'runs': [run]})
+    for group in runs:
+        test, size, cid = group['key']
+        members = group['runs']
+        unit = members[0]['unit']
+        before = min((r['before'] for r in members), key=lambda shot: shot['tsc'])
+        after = max((r['after'] for r in members), key=lambda shot: shot['tsc'])
+        result = sum(r['result'] for r in members)
+        units = sum(r['result'] * r['elapsed'] for r in members)
+        if unit == 'trans/s':
+            per = 'transaction'
+        else:
+            units, per = units / 8, 'MB'
         ticks = after['tsc'] - before['tsc']
         cores = len(after['sidecore'])
         busy = sum(after['sidecore'][s] - before['sidecore'][s] for s in after['sidecore'])
@@ -165,6 +191,8 @@ def main():
                   f'{delta(shots, before, after, "irqs") / units if units else 0:.3f},'
                   f'{delta(shots, before, after, "doorbells")},{busy:.1f},{top or "-"}')
         name = test_name(test, cid, names)
+        if len(members) > 1:
+            name += ', ' + ' + '.join(r['guest'] for r in members)
         rows.append((name, size, f'{result:.2f} {unit}',
                      f'{exits / units:.2f} / {per}' if units else '-',
                      f'{delta(shots, before, after, "irqs") / units:.2f}' if units else '-',
@@ -184,9 +212,11 @@ def main():
         heading += f', {a.section}'
     section = [heading, '',
                f'Command: `{a.command}` (Bochs `cpu: model={a.model}, count={a.cpus}, ips={a.ips}`, '
-               '`clock: sync=none`: time is instruction count).', '',
-               '| test | size | result | exits | interrupts | doorbells | sidecore busy |',
-               '|---|---|---|---|---|---|---|']
+               '`clock: sync=none`: time is instruction count).', '']
+    if a.note:
+        section += [a.note, '']
+    section += ['| test | size | result | exits | interrupts | doorbells | sidecore busy |',
+                '|---|---|---|---|---|---|---|']
     section += ['| ' + ' | '.join(r) + ' |' for r in rows]
     section += ['', 'Where the sidecore\'s time went: its RIP sampled '
                 f'at {hz} Hz of emulated time (docs/data-path.md, "Profile").', '',

@@ -18,27 +18,58 @@
 # :SIZE they run at 4096 and 65536 bytes (streams) and 1 byte (RR), not at
 # sidecore.sizes=.
 #
+# Against a remote host (tools/bench --remote) sidecore.stream-bytes= and
+# sidecore.rr-count= size the tests instead of sidecore.seconds=.
+#
+# sidecore.instances=1,2,4 runs each netperf test once per count, that many
+# netperf processes at once against the same peer, instance i pinned to
+# CPU i modulo the guest's CPUs (so with one virtio-net queue pair per vCPU
+# each instance sends on its CPU's queue), and reports their sum
+# (" instances N" after the unit when N > 1); the vsock tests run once.
+#
 # Around each run it asks the hypervisor for its counters (a byte to port
-# 0x610 becomes the tag of that snapshot), and prints
+# 0x610 becomes the tag of that snapshot; the tags count up from
+# sidecore.tag-base=, default 0, so guests benchmarking at once can be
+# given tags of their own), and prints
 #   bench: TEST SIZE tags BEFORE AFTER elapsed SECONDS result VALUE UNIT
 # with " cid CID", the peer's, after a vsock test's line, or
 #   bench: TEST SIZE failed: OUTPUT   ("failed (cid CID):" for vsock)
 # then "bench: done". tools/bench turns the pairs into per-transaction
-# figures.
+# figures. It first waits sidecore.wait= seconds (default 60) for the
+# peer's netserver, printing "bench: waiting for PEER" once: a remote host
+# (tools/bench --remote) starts its netserver when every guest waits, so
+# their runs begin together.
 
 peer=${SIDECORE_PEER:?sidecore.peer= is required}
 tests=$(echo "${SIDECORE_TESTS:-TCP_RR,UDP_RR,TCP_STREAM,TCP_MAERTS}" | tr , ' ')
 sizes=$(echo "${SIDECORE_SIZES:-256,1024,16384}" | tr , ' ')
 seconds=${SIDECORE_SECONDS:-3}
 vsock_peer=${SIDECORE_VSOCK_PEER:-}
-tag=0
+instances=$(echo "${SIDECORE_INSTANCES:-1}" | tr , ' ')
+cpus=$(nproc)
+
+# test_length TEST: netperf's -l, sidecore.seconds= of guest time; against
+# a peer that keeps wall-clock time (a remote host, whose netserver ends a
+# timed test by its own clock a few seconds after the guest's length, while
+# a guest under an emulator runs slower than that) a size instead:
+# sidecore.stream-bytes= bytes for a stream, sidecore.rr-count= transactions
+# for request/response, given to netperf as a negative length.
+test_length() {
+	case $1 in
+	*_RR) [ -z "${SIDECORE_RR_COUNT:-}" ] || { echo "-$SIDECORE_RR_COUNT"; return; } ;;
+	*) [ -z "${SIDECORE_STREAM_BYTES:-}" ] || { echo "-$SIDECORE_STREAM_BYTES"; return; } ;;
+	esac
+	echo "$seconds"
+}
+tag=${SIDECORE_TAG_BASE:-0}
 
 snapshot() {
 	tag=$((tag + 1))
 	printf "\\$(printf %o "$tag")" | dd of=/dev/port bs=1 seek=1552 2>/dev/null
 }
 
-tries=60
+echo "bench: waiting for $peer"
+tries=${SIDECORE_WAIT:-60}
 until netperf -H "$peer" -t TCP_RR -l 1 -P 0 >/dev/null 2>&1; do
 	tries=$((tries - 1))
 	[ "$tries" -gt 0 ] || { echo "bench: no netserver at $peer"; exit 1; }
@@ -55,6 +86,44 @@ for t in $tests; do
 	*) for size in $sizes; do rows="$rows $t:$size"; done ;;
 	esac
 done
+
+# netperf_rows TEST SIZE OPTS UNIT: the test once per count in
+# sidecore.instances=, that many netperfs at once, their results summed. A
+# run that stalls is cut off and reported, and the next one runs.
+netperf_rows() {
+	nrc=0
+	for n in $instances; do
+		rm -f /tmp/bench.*
+		snapshot
+		before=$tag
+		i=0
+		while [ $i -lt "$n" ]; do
+			# shellcheck disable=SC2086 # the options are split into words
+			taskset -c $((i % cpus)) timeout $((seconds + 60)) \
+				netperf -H "$peer" -t "$1" -l "$(test_length "$1")" -P 0 -- $3 \
+				>/tmp/bench.$i 2>&1 &
+			i=$((i + 1))
+		done
+		wait
+		snapshot
+		# The last line with 5 fields or more: elapsed time and result last.
+		sum=$(for f in $(seq 0 $((n - 1))); do
+			awk 'NF >= 5 { l = $(NF - 1) " " $NF } END { print l }' /tmp/bench.$f
+		done | awk 'NF == 2 { n++; if ($1 > e) e = $1; r += $2 }
+			END { if (n == '"$n"') printf "%s %.2f\n", e, r }')
+		# shellcheck disable=SC2086
+		set -- "$1" "$2" "$3" "$4" $sum
+		if [ $# -lt 6 ]; then
+			echo "bench: $1 $2 failed: $(cat /tmp/bench.*)"
+			nrc=1
+			continue
+		fi
+		suffix=
+		[ "$n" -eq 1 ] || suffix=" instances $n"
+		echo "bench: $1 $2 tags $before $tag elapsed $5 result $6 $4$suffix"
+	done
+	return $nrc
+}
 
 rc=0
 for row in $rows; do
@@ -73,29 +142,22 @@ for row in $rows; do
 		rc=1
 		continue
 	fi
+	if [ -z "$mode" ]; then
+		netperf_rows "$t" "$size" "$opts" "$unit" || rc=1
+		continue
+	fi
 	snapshot
 	before=$tag
 	# A run that stalls is cut off and reported, and the next one runs.
-	if [ -n "$mode" ]; then
-		out=$(timeout $((seconds + 60)) vsockbench "$mode" "$cid" "$size" "$seconds") || rc=1
-		snapshot
-		# vsockbench: MODE cid C size S bytes|transactions N seconds T UNIT R ...
-		line=$(echo "$out" | grep "^vsockbench: $mode cid " | tail -n 1)
-		# shellcheck disable=SC2086 # the line is split into its fields
-		set -- $line
-		[ $# -ge 12 ] || { echo "bench: $t $size failed (cid $cid): $out"; rc=1; continue; }
-		echo "$out"
-		echo "bench: $t $size tags $before $tag elapsed ${10} result ${12} $unit cid $cid"
-		continue
-	fi
-	# shellcheck disable=SC2086
-	out=$(timeout $((seconds + 60)) netperf -H "$peer" -t "$t" -l "$seconds" -P 0 -- $opts) || rc=1
+	out=$(timeout $((seconds + 60)) vsockbench "$mode" "$cid" "$size" "$seconds") || rc=1
 	snapshot
-	line=$(echo "$out" | awk 'NF >= 5 { l = $0 } END { print l }')
+	# vsockbench: MODE cid C size S bytes|transactions N seconds T UNIT R ...
+	line=$(echo "$out" | grep "^vsockbench: $mode cid " | tail -n 1)
+	# shellcheck disable=SC2086 # the line is split into its fields
 	set -- $line
-	[ $# -ge 2 ] || { echo "bench: $t $size failed: $out"; rc=1; continue; }
-	eval "elapsed=\${$(($# - 1))} result=\${$#}"
-	echo "bench: $t $size tags $before $tag elapsed $elapsed result $result $unit"
+	[ $# -ge 12 ] || { echo "bench: $t $size failed (cid $cid): $out"; rc=1; continue; }
+	echo "$out"
+	echo "bench: $t $size tags $before $tag elapsed ${10} result ${12} $unit cid $cid"
 done
 echo "bench: done"
 exit $rc

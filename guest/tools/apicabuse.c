@@ -17,7 +17,15 @@
  * a no-op in user mode.) None of it may reach another guest or the
  * hypervisor's cores.
  *
- * usage: apicabuse rounds N | apicabuse spin
+ * "storm CPU TARGET" (run pinned to CPU) sends the IPIs a guest may send,
+ * as fast as it can and for good: fixed IPIs on Linux's reschedule vector
+ * from CPU's APIC to TARGET's, each write to the ICR an exit the
+ * hypervisor judges and carries out (docs/vmx.md, "Direct interrupts").
+ * It prints "apicabuse: storm from apic A to apic B" once, then "apicabuse:
+ * storm N IPIs" every 2^14 of them. CPU and TARGET are the guest's own
+ * CPU numbers.
+ *
+ * usage: apicabuse rounds N | apicabuse spin | apicabuse storm CPU TARGET
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -44,6 +52,8 @@
 #define LVT_NMI		(4u << 8)
 #define IDS		8	/* every APIC ID of the emulated machines, and more */
 #define ROUND_US	200000	/* between rounds */
+#define VECTOR_RESCHEDULE 0xfd	/* Linux's: taking one costs a guest little */
+#define STORM_REPORT	(1u << 14)
 
 static int fd;
 
@@ -98,12 +108,54 @@ static int spin(void)
 	return 0;
 }
 
+/* The APIC ID of the guest's CPU cpu, read on that CPU. */
+static int apic_id_of(int cpu, uint64_t *id)
+{
+	char path[32];
+	int cpu_fd, rc;
+
+	snprintf(path, sizeof(path), "/dev/cpu/%d/msr", cpu);
+	cpu_fd = open(path, O_RDONLY);
+	if (cpu_fd < 0)
+		return -1;
+	rc = pread(cpu_fd, id, sizeof(*id), X2APIC_ID) == sizeof(*id) ? 0 : -1;
+	close(cpu_fd);
+	return rc;
+}
+
+static int storm(int cpu, int target)
+{
+	char path[32];
+	uint64_t from, to, icr;
+	unsigned long sent = 0;
+
+	snprintf(path, sizeof(path), "/dev/cpu/%d/msr", cpu);
+	fd = open(path, O_WRONLY);
+	if (fd < 0 || apic_id_of(cpu, &from) || apic_id_of(target, &to)) {
+		printf("apicabuse: error: no x2APIC of CPU %d or %d (%s)\n", cpu, target,
+		       strerror(errno));
+		return 1;
+	}
+	printf("apicabuse: storm from apic %u to apic %u\n", (unsigned int)from, (unsigned int)to);
+	icr = to << 32 | ICR_ASSERT | VECTOR_RESCHEDULE;
+	for (;;) {
+		if (pwrite(fd, &icr, sizeof(icr), X2APIC_ICR) != sizeof(icr)) {
+			printf("apicabuse: storm: IPI refused after %lu (%s)\n", sent, strerror(errno));
+			return 1;
+		}
+		if (++sent % STORM_REPORT == 0)
+			printf("apicabuse: storm %lu IPIs\n", sent);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t self, base, lint0;
 	int rounds;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc == 4 && !strcmp(argv[1], "storm"))
+		return storm(atoi(argv[2]), atoi(argv[3]));
 	fd = open("/dev/cpu/0/msr", O_RDWR);
 	if (fd < 0 || msr_read(X2APIC_ID, &self) || msr_read(MSR_APIC_BASE, &base)) {
 		printf("apicabuse: error: no x2APIC through /dev/cpu/0/msr (%s)\n", strerror(errno));
@@ -112,7 +164,7 @@ int main(int argc, char **argv)
 	if (argc == 2 && !strcmp(argv[1], "spin"))
 		return spin();
 	if (argc != 3 || strcmp(argv[1], "rounds") || (rounds = atoi(argv[2])) <= 0) {
-		printf("usage: apicabuse rounds N | apicabuse spin\n");
+		printf("usage: apicabuse rounds N | apicabuse spin | apicabuse storm CPU TARGET\n");
 		return 2;
 	}
 	printf("apicabuse: apic %u, base %#llx\n", (unsigned int)self, (unsigned long long)base);

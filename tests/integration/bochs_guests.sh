@@ -25,6 +25,14 @@
 #             corei5_lynnfield_750 (no unrestricted guest) the SIPI is
 #             refused and duo runs on vCPU 0 alone. Not in the default
 #             list, nor in the vmx tier, yet: `bochs_guests.sh smp`.
+#   mq        corei7_haswell_4770, 6 CPUs: duo, with two vCPUs, gets a
+#             virtio-net queue pair per vCPU (VIRTIO_NET_F_MQ) and runs 4
+#             netperfs at once against uno, TCP_RR then TCP_STREAM, two
+#             pinned to each vCPU: both pairs carry frames each way. All
+#             the while storm's two vCPUs turn on the hypervisor: one
+#             sends IPIs to the other as fast as it can, which spins with
+#             every interrupt held back. Not in the default list, nor in
+#             the vmx tier: `bochs_guests.sh mq`.
 # Usage: bochs_guests.sh [SCENARIO...]  (default: badinput badapic)
 set -u
 cd "$(dirname "$0")/../.."
@@ -139,6 +147,35 @@ scenario_smp() {
 }
 
 # vsock_counter LOG GUEST FIELD: FIELD of GUEST's last vsock counters line.
+scenario_mq() {
+	local log=$out/mq.log last q
+	tools/run-bochs --model corei7_haswell_4770 --cpus 6 --mem 1024 --log $log \
+		--until "[duo] bench: done" --timeout 3000 build/test-guests-mq.iso
+	tap_run $? "mq: duo's benchmark ends, with storm storming throughout" $log
+	tap_line $log '\[duo\] smp: nproc 2' "mq: duo runs on two vCPUs"
+	for t in 'TCP_RR 1 .* trans/s' 'TCP_STREAM 16384 .* 10\^6bits/s'; do
+		tap_line $log "\\[duo\\] bench: $t instances 4" \
+			"mq: 4 netperfs at once complete: ${t%% *}"
+	done
+	# The counters of the last snapshot: both of duo's pairs carried frames
+	# each way (tx: duo's netperfs on each vCPU; rx: steered by flow hash).
+	last=$(clean $log | grep -E '^counters: begin tag [0-9]+ ' | tail -n 1)
+	for q in 0 1; do
+		clean $log | sed -n "/^${last}\$/,/^counters: end/p" |
+			grep -qE "^counters: port duo queue $q rx_packets [1-9][0-9]* rx_bytes [0-9]+ tx_packets [1-9][0-9]* tx_bytes [0-9]+\$"
+		tap_result $? "mq: duo's queue pair $q carried frames both ways"
+	done
+	tap_no_line $log 'counters: port duo queue 2 .*' "mq: duo has exactly two queue pairs"
+	tap_line $log '\[storm\] apicabuse: storm from apic [0-9]+ to apic [0-9]+' \
+		"mq: storm's CPU 1 storms IPIs at its CPU 0"
+	tap_line $log '\[storm\] apicabuse: storm [0-9]+ IPIs' "mq: storm's IPIs go on (16384 or more)"
+	tap_line $log '\[storm\] apicabuse: spinning' "mq: storm's CPU 0 spins with interrupts held back"
+	tap_no_line $log '\[storm\] (IPI 0x[0-9a-f]+ refused|apicabuse: storm: IPI refused)' \
+		"mq: none of storm's own IPIs is refused"
+	tap_no_line $log '(guest [a-z]+: (crashed|vcpu [0-9] crashed)|panic:|exception:)' \
+		"mq: no guest crashes, the hypervisor neither panics nor takes an exception"
+}
+
 vsock_counter() {
 	clean "$1" | sed -nE "s/^counters: vsock $2 .* $3 ([0-9]+)( .*)?\$/\1/p" | tail -1
 }
