@@ -51,7 +51,7 @@ FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRCS))
 FUZZ_LONG_SECONDS := $(if $(filter undefined,$(origin FUZZ_SECONDS)),600,$(FUZZ_SECONDS))
 FUZZ_SECONDS ?= 60
 
-.PHONY: all iso setup demo check check-unit check-fuzz check-boot check-vmx soak clean fuzz fuzz-long
+.PHONY: all iso setup demo check check-unit check-fuzz check-boot check-vmx check-smp soak clean fuzz fuzz-long
 all: $(B)/sidecore.elf $(B)/tools/sidecore
 
 # --- Linux UAPI headers ----------------------------------------------------
@@ -146,6 +146,14 @@ check-vmx:
 SOAK_RESTARTS ?= 10
 soak: $(B)/test-guests-soak.iso
 	tests/integration/bochs_soak.sh $(SOAK_RESTARTS)
+
+# Guests with several vCPUs under Bochs, out of CI for their length (about
+# 20 and 25 minutes of wall time on a two-core machine): the smp scenario
+# (two lives of a two-vCPU guest on Haswell, one on Nehalem) and the mq
+# scenario (a queue pair per vCPU under 4 netperfs, beside a guest storming
+# IPIs), one after the other.
+check-smp: $(B)/test-guests-smp.iso $(B)/test-guests-mq.iso
+	tests/integration/bochs_guests.sh smp mq
 
 unit-bins: $(UNIT_BINS) $(B)/tools/sidecore
 

@@ -24,7 +24,7 @@
 #             and does it all again in its second life. On
 #             corei5_lynnfield_750 (no unrestricted guest) the SIPI is
 #             refused and duo runs on vCPU 0 alone. Not in the default
-#             list, nor in the vmx tier, yet: `bochs_guests.sh smp`.
+#             list, nor in the vmx tier: `make check-smp` runs it.
 #   mq        corei7_haswell_4770, 6 CPUs: duo, with two vCPUs, gets a
 #             virtio-net queue pair per vCPU (VIRTIO_NET_F_MQ) and runs 4
 #             netperfs at once against uno, TCP_RR then TCP_STREAM, two
@@ -32,7 +32,7 @@
 #             the while storm's two vCPUs turn on the hypervisor: one
 #             sends IPIs to the other as fast as it can, which spins with
 #             every interrupt held back. Not in the default list, nor in
-#             the vmx tier: `bochs_guests.sh mq`.
+#             the vmx tier: `make check-smp` runs it.
 # Usage: bochs_guests.sh [SCENARIO...]  (default: badinput badapic)
 set -u
 cd "$(dirname "$0")/../.."
