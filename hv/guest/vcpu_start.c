@@ -178,7 +178,11 @@ static bool vcpu_window_leave_vm86(struct vcpu *v)
  * CR0.PG set with EFER.LME: the guest's CR0, CR3, CR4 and EFER go to the
  * processor, IA-32e mode with them (§10.8.5), and every control the window
  * changed goes back to what vCPU 0 runs with. CS is still the 32-bit
- * segment, so the guest continues in compatibility mode.
+ * segment, so the guest continues in compatibility mode. Translations
+ * cached from the identity directory under the vCPU's VPID may outlive
+ * the window: they are not global, map each address to itself as the
+ * trampoline's page table does for the low RAM it runs in, and the
+ * kernel's first MOV to CR3 drops them (§4.10.4.1).
  */
 static bool vcpu_window_close(struct vcpu *v, uint64_t cr0)
 {
