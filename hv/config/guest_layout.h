@@ -20,6 +20,12 @@
 #define GUEST_LOW_RAM_END	0x000a0000ull	/* e820 RAM [0, here) */
 #define GUEST_ACPI_GPA		0x000e0000ull	/* RSDP first; e820 reserved */
 #define GUEST_ACPI_SIZE		0x00020000ull
+/*
+ * The window's last page is no ACPI table's: a secondary vCPU started
+ * without unrestricted guest runs its real-mode and 32-bit start on an
+ * identity page directory the hypervisor writes here (hv/guest/vcpu_start.c).
+ */
+#define GUEST_START_PD_GPA	0x000ff000ull
 #define GUEST_HIGH_RAM_START	0x00100000ull	/* e820 RAM [here, ram size) */
 #define GUEST_KERNEL_GPA	0x01000000ull	/* 16 MiB: the usual pref_address */
 

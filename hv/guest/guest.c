@@ -75,8 +75,8 @@ static bool guest_load(struct guest *g)
 		 GUEST_CMDLINE_APPEND);
 	for (unsigned int i = 0; i < g->vcpu_count; i++)
 		apic_ids[i] = g->vcpu[i].apic_id;
-	if (!guest_acpi_build((uint8_t *)ram + GUEST_ACPI_GPA, GUEST_ACPI_SIZE, GUEST_ACPI_GPA,
-			      &acpi, &request.rsdp_gpa)) {
+	if (!guest_acpi_build((uint8_t *)ram + GUEST_ACPI_GPA, GUEST_START_PD_GPA - GUEST_ACPI_GPA,
+			      GUEST_ACPI_GPA, &acpi, &request.rsdp_gpa)) {
 		printk("guest %s: ACPI tables do not fit\n", g->name);
 		return false;
 	}
@@ -229,8 +229,6 @@ const char *guest_start_vcpu(struct vcpu *target, uint8_t vector)
 	/* Below the legacy hole, where only RAM is (docs/guest-platform.md). */
 	if (start + PAGE_SIZE > GUEST_LOW_RAM_END || start + PAGE_SIZE > g->ram_size)
 		return "SIPI vector outside low RAM";
-	if (!this_cpu()->vmx->unrestricted_guest)
-		return "SIPI: starting a vCPU in real mode needs unrestricted guest";
 	if (!__atomic_compare_exchange_n(&target->startup, &none, GUEST_STARTUP_VALID | vector,
 					 false, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
 		return NULL;	/* started already: ignored, as by a processor (§8.4.4.1) */

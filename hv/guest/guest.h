@@ -76,6 +76,20 @@ struct vcpu {
 	uint32_t startup;
 	bool parked;
 	bool real_mode;
+	/*
+	 * Without unrestricted guest a started vCPU runs from its SIPI to
+	 * long mode in the start window (hv/guest/vcpu_start.c): virtual-8086
+	 * mode, then protected mode, on the hypervisor's identity page
+	 * directory, with the guest's CR3 and EFER kept here and its CR0 and
+	 * CR4 in the read shadows. proc_controls: the processor-based
+	 * controls the vCPU returns to when the window closes.
+	 */
+	struct vcpu_window {
+		bool active;
+		uint64_t cr3;
+		uint64_t efer;
+		uint64_t proc_controls;
+	} window;
 
 	uint64_t vmcs;			/* host-physical pages, identity-mapped */
 	uint64_t msr_bitmap;
@@ -266,11 +280,105 @@ bool vcpu_reset(struct vcpu *v);
  *
  * Real mode at CS:IP = vector << 8:0 with the other registers as INIT
  * leaves them (SDM Vol. 3A §9.1.1, Table 9-1), run with unrestricted
- * guest, which lets the guest own CR0.PE and CR0.PG (§26.3.1.1).
+ * guest, which lets the guest own CR0.PE and CR0.PG (§26.3.1.1). Without
+ * it, vcpu_window_enter() runs the real-mode part in virtual-8086 mode.
  *
- * Return: false, with the reason printed, if the CPU lacks unrestricted guest.
+ * Return: false, with the reason printed, if the vCPU cannot be started.
  */
 bool vcpu_setup_startup(struct vcpu *v, uint8_t vector);
+
+/**
+ * vcpu_setup_cr_masks() - the CR0 and CR4 guest/host masks of a running guest
+ *
+ * The bits VMX fixes, NE, and the CR4 bits no guest may own
+ * (exit_rules_cr4_owned()); what every vCPU runs with once in long mode.
+ */
+void vcpu_setup_cr_masks(void);
+
+/**
+ * vcpu_msr_exits() - make RDMSR and WRMSR of one MSR exit, or pass
+ * @v: the vCPU
+ * @msr: the MSR
+ * @exits: true: both exit; false: both pass through
+ */
+void vcpu_msr_exits(struct vcpu *v, uint32_t msr, bool exits);
+
+/**
+ * vcpu_window_enter() - start a vCPU in the start window
+ * @v: the vCPU, after vcpu_reset() on its own core
+ * @vector: the SIPI's vector
+ *
+ * For a host without unrestricted guest: the real-mode state of
+ * vcpu_setup_startup() as a virtual-8086 task at CS = vector << 8, on an
+ * identity page directory the hypervisor writes at GUEST_START_PD_GPA,
+ * with every exception, CR0/CR4 write, CR3 access and EFER access exiting
+ * (docs/vmx.md, "Secondary vCPUs").
+ *
+ * Return: false, with the reason printed, if the page directory's page is
+ * not guest RAM.
+ */
+bool vcpu_window_enter(struct vcpu *v, uint8_t vector);
+
+/**
+ * vcpu_window_exception() - an exception exit
+ * @v: the vCPU
+ *
+ * Only the start window intercepts exceptions. A #GP in virtual-8086 mode
+ * is a privileged instruction of the trampoline (hv/vmx/realmode.h) and is
+ * emulated; anything else stops the vCPU.
+ *
+ * Return: true to re-enter the guest, false when the vCPU was stopped.
+ */
+bool vcpu_window_exception(struct vcpu *v);
+
+/**
+ * vcpu_window_cr_access() - a control-register exit in the start window
+ * @v: the vCPU, with v->window.active
+ *
+ * MOV to CR0/CR4 lands in the read shadows, MOV to and from CR3 in
+ * v->window.cr3; setting CR0.PG with EFER.LME closes the window and enters
+ * IA-32e mode.
+ *
+ * Return: true to re-enter the guest, false when the vCPU was stopped.
+ */
+bool vcpu_window_cr_access(struct vcpu *v);
+
+/**
+ * vcpu_fail() - stop a vCPU as crashed, with a reason and its register state
+ * @v: the vCPU
+ * @fmt: printf format of the reason
+ *
+ * Return: false, for the exit handler to return.
+ */
+bool vcpu_fail(struct vcpu *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/**
+ * vcpu_cr4_allowed() - the CR4 bits the vCPU may set
+ * @v: the vCPU
+ *
+ * Return: exit_rules_cr4_allowed() for the guest's CPUID leaves 1 and 7.
+ */
+uint64_t vcpu_cr4_allowed(struct vcpu *v);
+
+/**
+ * vcpu_msr_read() - RDMSR of an intercepted MSR, as the guest sees it
+ * @v: the vCPU
+ * @msr: ECX
+ * @value: the value read
+ *
+ * Return: false where the processor would raise #GP.
+ */
+bool vcpu_msr_read(struct vcpu *v, uint32_t msr, uint64_t *value);
+
+/**
+ * vcpu_msr_write() - WRMSR of an intercepted MSR
+ * @v: the vCPU
+ * @msr: ECX
+ * @value: EDX:EAX
+ *
+ * Return: false where the processor would raise #GP.
+ */
+bool vcpu_msr_write(struct vcpu *v, uint32_t msr, uint64_t value);
 
 /**
  * vcpu_run() - enter the guest and handle its exits until the vCPU stops

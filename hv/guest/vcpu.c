@@ -66,14 +66,32 @@ static bool vcpu_alloc(struct vcpu *v, uint64_t *page, unsigned int pages)
 	return true;
 }
 
+/* The MSR bitmap's bit for RDMSR (or WRMSR) of msr (§25.6.9). */
+static uint8_t *vcpu_msr_bit(struct vcpu *v, uint32_t msr, bool write, uint8_t *bit)
+{
+	uint8_t *bitmap = (uint8_t *)(uintptr_t)v->msr_bitmap;
+	unsigned int base = (msr >= 0xc0000000 ? 1024 : 0) + (write ? 2048 : 0);
+	uint32_t index = msr & 0x1fff;
+
+	*bit = (uint8_t)(1u << (index % 8));
+	return &bitmap[base + index / 8];
+}
+
 /* Lets RDMSR (or WRMSR) of msr through without an exit. */
 static void vcpu_msr_pass(struct vcpu *v, uint32_t msr, bool write)
 {
-	uint8_t *bitmap = (uint8_t *)(uintptr_t)v->msr_bitmap;
-	unsigned int base = (msr >= 0xc0000000 ? 1024 : 0) + (write ? 2048 : 0);	/* §25.6.9 */
-	uint32_t index = msr & 0x1fff;
+	uint8_t bit, *byte = vcpu_msr_bit(v, msr, write, &bit);
 
-	bitmap[base + index / 8] &= ~(1u << (index % 8));
+	*byte &= (uint8_t)~bit;
+}
+
+void vcpu_msr_exits(struct vcpu *v, uint32_t msr, bool exits)
+{
+	for (unsigned int write = 0; write < 2; write++) {
+		uint8_t bit, *byte = vcpu_msr_bit(v, msr, write, &bit);
+
+		*byte = exits ? (uint8_t)(*byte | bit) : (uint8_t)(*byte & ~bit);
+	}
 }
 
 /* Every MSR exits except those whose state VMX switches or the core owns alone. */
@@ -223,6 +241,12 @@ static void vcpu_set_segment(uint32_t selector_field, uint16_t selector, uint32_
 	vmcs_write(VMCS_GUEST_ES_AR + 2 * index, ar);
 }
 
+void vcpu_setup_cr_masks(void)
+{
+	vmcs_write(VMCS_CR0_MASK, rdmsr(MSR_IA32_VMX_CR0_FIXED0) | CR0_NE);
+	vmcs_write(VMCS_CR4_MASK, exit_rules_cr4_owned(rdmsr(MSR_IA32_VMX_CR4_FIXED0)));
+}
+
 /* The 64-bit boot protocol's entry state (Documentation/arch/x86/boot.rst). */
 static void vcpu_setup_guest_state(struct vcpu *v)
 {
@@ -230,11 +254,10 @@ static void vcpu_setup_guest_state(struct vcpu *v)
 	uint64_t cr0 = CR0_PE | CR0_ET | CR0_NE | CR0_PG;
 	uint64_t cr4 = CR4_PAE;
 
-	vmcs_write(VMCS_CR0_MASK, rdmsr(MSR_IA32_VMX_CR0_FIXED0) | CR0_NE);
+	vcpu_setup_cr_masks();
 	vmcs_write(VMCS_CR0_READ_SHADOW, cr0);
 	vmcs_write(VMCS_GUEST_CR0, (cr0 | rdmsr(MSR_IA32_VMX_CR0_FIXED0)) &
 				   rdmsr(MSR_IA32_VMX_CR0_FIXED1));
-	vmcs_write(VMCS_CR4_MASK, exit_rules_cr4_owned(rdmsr(MSR_IA32_VMX_CR4_FIXED0)));
 	vmcs_write(VMCS_CR4_READ_SHADOW, cr4);
 	vmcs_write(VMCS_GUEST_CR4, (cr4 | rdmsr(MSR_IA32_VMX_CR4_FIXED0)) &
 				   rdmsr(MSR_IA32_VMX_CR4_FIXED1));
@@ -278,11 +301,8 @@ bool vcpu_setup_startup(struct vcpu *v, uint8_t vector)
 	uint64_t owned = (fixed0 & ~(CR0_PE | CR0_PG)) | CR0_NE;
 	uint64_t cr0 = CR0_ET | CR0_NE;
 
-	if (!this_cpu()->vmx->unrestricted_guest) {
-		printk("vmx: %s.%u: a started vCPU runs real mode, which needs unrestricted guest\n",
-		       v->guest->name, v->index);
-		return false;
-	}
+	if (!this_cpu()->vmx->unrestricted_guest)
+		return vcpu_window_enter(v, vector);
 	vmcs_write(VMCS_PROC_CONTROLS2, vmcs_read(VMCS_PROC_CONTROLS2) | PROC2_UNRESTRICTED_GUEST);
 	vmcs_write(VMCS_ENTRY_CONTROLS,
 		   vmcs_read(VMCS_ENTRY_CONTROLS) & ~(uint64_t)ENTRY_IA32E_MODE_GUEST);
@@ -350,6 +370,8 @@ bool vcpu_reset(struct vcpu *v)
 	}
 	v->launched = false;
 	v->real_mode = false;
+	v->window.active = false;
+	vcpu_msr_exits(v, MSR_EFER, false);	/* a life may have ended in the window */
 	v->stop = VCPU_STOP_NONE;
 	v->stop_reason[0] = '\0';
 	vcpu_apic_reset(v);

@@ -24,7 +24,11 @@
 #define VECTOR_UD	6
 #define VECTOR_GP	13
 
+#define EFER_SCE		(1ull << 0)
+#define EFER_LME		(1ull << 8)
 #define EFER_LMA		(1ull << 10)
+#define EFER_NXE		(1ull << 11)
+#define CPUID_NX		(1u << 20)	/* CPUID.80000001H:EDX */
 #define CS_AR_L			(1u << 13)	/* 64-bit code segment (§24.4.1) */
 
 /* Exit qualification fields (§28.2.1, tables 28-3, 28-7). */
@@ -33,11 +37,7 @@
 #define CR_ACCESS_GPR(q)	(((q) >> 8) & 0xf)
 #define EPT_ACCESS_WRITE	(1u << 1)
 
-static bool vcpu_fail(struct vcpu *v, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-/* Stops the guest as crashed, with a reason and its register state. */
-static bool vcpu_fail(struct vcpu *v, const char *fmt, ...)
+bool vcpu_fail(struct vcpu *v, const char *fmt, ...)
 {
 	char reason[96];
 	va_list ap;
@@ -102,6 +102,14 @@ static struct cpuid_filter_regs vcpu_guest_cpuid(const struct vcpu *v, uint32_t 
 	return cpuid_filter_leaf(&model, vcpu_guest_cr4(), leaf, subleaf, &host);
 }
 
+uint64_t vcpu_cr4_allowed(struct vcpu *v)
+{
+	struct cpuid_filter_regs leaf1 = vcpu_guest_cpuid(v, 1, 0);
+	struct cpuid_filter_regs leaf7 = vcpu_guest_cpuid(v, 7, 0);
+
+	return exit_rules_cr4_allowed(&leaf1, &leaf7);
+}
+
 static bool vcpu_handle_cpuid(struct vcpu *v)
 {
 	struct cpuid_filter_regs out = vcpu_guest_cpuid(v, (uint32_t)v->regs.rax,
@@ -115,25 +123,67 @@ static bool vcpu_handle_cpuid(struct vcpu *v)
 	return true;
 }
 
+/*
+ * EFER in the start window (hv/guest/vcpu_start.c): the guest's own until
+ * it turns paging on, while the processor's keeps LME clear (§26.3.1.1).
+ * SCE, LME and NXE where the guest's CPUID has NX are what it may set.
+ */
+static bool vcpu_window_efer(struct vcpu *v, bool write, uint64_t *value)
+{
+	uint64_t allowed = EFER_SCE | EFER_LME;
+
+	if (!write) {
+		*value = v->window.efer;
+		return true;
+	}
+	if (vcpu_guest_cpuid(v, 0x80000001, 0).edx & CPUID_NX)
+		allowed |= EFER_NXE;
+	if (*value & ~allowed)
+		return false;
+	v->window.efer = *value;
+	return true;
+}
+
+bool vcpu_msr_read(struct vcpu *v, uint32_t msr, uint64_t *value)
+{
+	struct exit_msr_result r = exit_rules_rdmsr(msr, v->index == 0);
+
+	if (v->window.active && msr == MSR_EFER)
+		return vcpu_window_efer(v, false, value);
+	switch (r.action) {
+	case EXIT_MSR_X2APIC:
+		return vcpu_apic_msr(v, msr, false, value);
+	case EXIT_MSR_TSC:
+		*value = rdtsc();	/* the core's: no TSC offset */
+		return true;
+	case EXIT_MSR_VALUE:
+		*value = r.value;
+		return true;
+	default:
+		return false;
+	}
+}
+
+bool vcpu_msr_write(struct vcpu *v, uint32_t msr, uint64_t value)
+{
+	if (v->window.active && msr == MSR_EFER)
+		return vcpu_window_efer(v, true, &value);
+	switch (exit_rules_wrmsr(msr, value)) {
+	case EXIT_MSR_X2APIC:
+		return vcpu_apic_msr(v, msr, true, &value);
+	case EXIT_MSR_IGNORE:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* RDMSR of an intercepted MSR; exit_rules_rdmsr() says which and what. */
 static bool vcpu_handle_rdmsr(struct vcpu *v)
 {
-	struct exit_msr_result r = exit_rules_rdmsr((uint32_t)v->regs.rcx, v->index == 0);
-	uint64_t value = r.value;
+	uint64_t value;
 
-	switch (r.action) {
-	case EXIT_MSR_X2APIC:
-		if (!vcpu_apic_msr(v, (uint32_t)v->regs.rcx, false, &value)) {
-			vcpu_inject_exception(v, VECTOR_GP, true, 0);
-			return true;
-		}
-		break;
-	case EXIT_MSR_TSC:
-		value = rdtsc();	/* the core's: no TSC offset */
-		break;
-	case EXIT_MSR_VALUE:
-		break;
-	default:
+	if (!vcpu_msr_read(v, (uint32_t)v->regs.rcx, &value)) {
 		vcpu_inject_exception(v, VECTOR_GP, true, 0);
 		return true;
 	}
@@ -146,18 +196,7 @@ static bool vcpu_handle_rdmsr(struct vcpu *v)
 /* WRMSR of an intercepted MSR; exit_rules_wrmsr() says whether and how. */
 static bool vcpu_handle_wrmsr(struct vcpu *v)
 {
-	uint64_t value = (v->regs.rdx << 32) | (uint32_t)v->regs.rax;
-
-	switch (exit_rules_wrmsr((uint32_t)v->regs.rcx, value)) {
-	case EXIT_MSR_X2APIC:
-		if (!vcpu_apic_msr(v, (uint32_t)v->regs.rcx, true, &value)) {
-			vcpu_inject_exception(v, VECTOR_GP, true, 0);
-			return true;
-		}
-		break;
-	case EXIT_MSR_IGNORE:
-		break;
-	default:
+	if (!vcpu_msr_write(v, (uint32_t)v->regs.rcx, (v->regs.rdx << 32) | (uint32_t)v->regs.rax)) {
 		vcpu_inject_exception(v, VECTOR_GP, true, 0);
 		return true;
 	}
@@ -181,7 +220,6 @@ static bool vcpu_handle_cr_access(struct vcpu *v)
 		.long_mode = vmcs_read(VMCS_GUEST_IA32_EFER) & EFER_LMA,
 		.code64 = vmcs_read(VMCS_GUEST_CS_AR) & CS_AR_L,
 	};
-	struct cpuid_filter_regs leaf1, leaf7;
 	struct exit_cr_result r;
 	uint32_t shadow, guest;
 
@@ -199,9 +237,7 @@ static bool vcpu_handle_cr_access(struct vcpu *v)
 	case 4:
 		ctx.fixed0 = rdmsr(MSR_IA32_VMX_CR4_FIXED0);
 		ctx.fixed1 = rdmsr(MSR_IA32_VMX_CR4_FIXED1);
-		leaf1 = vcpu_guest_cpuid(v, 1, 0);
-		leaf7 = vcpu_guest_cpuid(v, 7, 0);
-		r = exit_rules_cr4_write(value, exit_rules_cr4_allowed(&leaf1, &leaf7), &ctx);
+		r = exit_rules_cr4_write(value, vcpu_cr4_allowed(v), &ctx);
 		shadow = VMCS_CR4_READ_SHADOW;
 		guest = VMCS_GUEST_CR4;
 		break;
@@ -399,10 +435,10 @@ static bool vcpu_handle_xsetbv(struct vcpu *v)
 }
 
 /*
- * An NMI exit is a kick (the exception bitmap is empty). The guest never
- * takes an NMI, so it never blocks them; Bochs 2.7 saves the exit's own
- * blocking as the guest's, which would keep every later kick out. The
- * blocking the exit leaves in VMX root operation ends at an IRET.
+ * An NMI exit is a kick (exceptions exit only in the start window). The
+ * guest never takes an NMI, so it never blocks them; Bochs 2.7 saves the
+ * exit's own blocking as the guest's, which would keep every later kick
+ * out. The blocking the exit leaves in VMX root operation ends at an IRET.
  */
 static bool vcpu_handle_kick(void)
 {
@@ -416,6 +452,8 @@ bool vcpu_handle_exit(struct vcpu *v, uint32_t reason)
 {
 	switch (reason) {
 	case EXIT_REASON_EXCEPTION_NMI:
+		if ((vmcs_read(VMCS_EXIT_INTR_INFO) & INTR_TYPE_MASK) != INTR_TYPE_NMI)
+			return vcpu_window_exception(v);
 		return vcpu_handle_kick();
 	case EXIT_REASON_TRIPLE_FAULT:
 		return vcpu_fail(v, "triple fault");
@@ -427,6 +465,8 @@ bool vcpu_handle_exit(struct vcpu *v, uint32_t reason)
 		vmx_skip_instruction();
 		return true;
 	case EXIT_REASON_CR_ACCESS:
+		if (v->window.active)
+			return vcpu_window_cr_access(v);
 		return vcpu_handle_cr_access(v);
 	case EXIT_REASON_IO:
 		return vcpu_handle_io(v);

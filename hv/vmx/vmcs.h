@@ -169,6 +169,7 @@
 /* Interruption information (§25.8.3, §27.2.2) */
 #define INTR_INFO_VALID			(1u << 31)
 #define INTR_INFO_ERROR_CODE		(1u << 11)
+#define INTR_TYPE_MASK			(7u << 8)
 #define INTR_TYPE_NMI			(2u << 8)
 #define INTR_TYPE_HARD_EXCEPTION	(3u << 8)
 

@@ -133,17 +133,20 @@ scenario_smp() {
 		"smp: duo's second vCPU has its own counters"
 	tap_no_line $log '\[duo\] IPI 0x[0-9a-f]+ refused' "smp: no IPI of duo's is refused"
 	tap_no_line $log 'guest duo: (crashed|vcpu 1 crashed)' "smp: duo does not crash"
-	# Nehalem has no unrestricted guest: the SIPI is refused, and Linux
-	# runs on vCPU 0 alone once its wait for CPU 1 ends.
+	# Nehalem has no unrestricted guest: vCPU 1 starts in the start window,
+	# virtual-8086 mode on the hypervisor's identity map, until long mode.
 	log=$out/smp-nehalem.log
 	tools/run-bochs --model corei5_lynnfield_750 --cpus 4 --mem 1024 --log $log \
 		--until "guest duo: restarting (restart 1)" --timeout 1500 build/test-guests-smp.iso
 	tap_run $? "smp: duo, with two vCPUs, runs a life on the Nehalem model" $log
-	tap_line $log '\[duo\] IPI 0x[0-9a-f]+ refused: SIPI: starting a vCPU in real mode needs unrestricted guest' \
-		"smp: Nehalem model: the SIPI is refused, with the reason"
-	tap_line $log '\[duo\] smp: nproc 1' "smp: Nehalem model: duo runs on vCPU 0 alone"
+	tap_line $log 'guest duo: vcpu 1 started at 0x[0-9a-f]+ on cpu [0-9]+' \
+		"smp: Nehalem model: duo's second vCPU is started by its SIPI"
+	tap_line $log '\[duo\] smp: nproc 2' "smp: Nehalem model: duo's nproc is 2"
+	tap_line $log '\[duo\] smp: online 0-1' "smp: Nehalem model: both of duo's CPUs are online"
+	tap_line $log '\[duo\] smp: cpu 1 ran on 1' "smp: Nehalem model: a job pinned to CPU 1 runs there"
 	tap_line $log '\[duo\] smp: done' "smp: Nehalem model: duo's script reaches its end"
-	tap_no_line $log 'guest duo: (crashed|vcpu 1 started)' "smp: Nehalem model: duo neither crashes nor starts vCPU 1"
+	tap_no_line $log '\[duo\] IPI 0x[0-9a-f]+ refused' "smp: Nehalem model: no IPI of duo's is refused"
+	tap_no_line $log 'guest duo: (crashed|vcpu 1 crashed)' "smp: Nehalem model: duo does not crash"
 }
 
 # vsock_counter LOG GUEST FIELD: FIELD of GUEST's last vsock counters line.
