@@ -149,7 +149,7 @@ soak: $(B)/test-guests-soak.iso
 
 # Guests with several vCPUs under Bochs, out of CI for their length (about
 # 20 and 25 minutes of wall time on a two-core machine): the smp scenario
-# (two lives of a two-vCPU guest on Haswell, one on Nehalem) and the mq
+# (two lives of a four-vCPU guest on Haswell, one on Nehalem) and the mq
 # scenario (a queue pair per vCPU under 4 netperfs, beside a guest storming
 # IPIs), one after the other.
 check-smp: $(B)/test-guests-smp.iso $(B)/test-guests-mq.iso
