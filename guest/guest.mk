@@ -21,7 +21,7 @@ GUEST_COMPRESS ?= gzip
 # Module names wanted in the guest; their dependencies come from modules.dep.
 GUEST_MODULES ?= virtio_pci virtio_net virtio_console vmw_vsock_virtio_transport msr
 
-GUEST_SRCS := guest/init guest/mkinitramfs guest/guest.mk $(wildcard guest/scripts/*.sh)
+GUEST_SRCS := guest/init guest/mkinitramfs guest/guest.mk $(wildcard guest/scripts/*.sh guest/scripts/lib/*.sh)
 
 # Test programs for the guest, linked against the glibc netperf already
 # brings into the image (the host's is Debian 12's, like the guest's

@@ -48,19 +48,8 @@ vsock_peer=${SIDECORE_VSOCK_PEER:-}
 instances=$(echo "${SIDECORE_INSTANCES:-1}" | tr , ' ')
 cpus=$(nproc)
 
-# test_length TEST: netperf's -l, sidecore.seconds= of guest time; against
-# a peer that keeps wall-clock time (a remote host, whose netserver ends a
-# timed test by its own clock a few seconds after the guest's length, while
-# a guest under an emulator runs slower than that) a size instead:
-# sidecore.stream-bytes= bytes for a stream, sidecore.rr-count= transactions
-# for request/response, given to netperf as a negative length.
-test_length() {
-	case $1 in
-	*_RR) [ -z "${SIDECORE_RR_COUNT:-}" ] || { echo "-$SIDECORE_RR_COUNT"; return; } ;;
-	*) [ -z "${SIDECORE_STREAM_BYTES:-}" ] || { echo "-$SIDECORE_STREAM_BYTES"; return; } ;;
-	esac
-	echo "$seconds"
-}
+# shellcheck source=guest/scripts/lib/length.sh
+. /scripts/lib/length.sh
 tag=${SIDECORE_TAG_BASE:-0}
 
 snapshot() {
@@ -100,7 +89,7 @@ netperf_rows() {
 		while [ $i -lt "$n" ]; do
 			# shellcheck disable=SC2086 # the options are split into words
 			taskset -c $((i % cpus)) timeout $((seconds + 60)) \
-				netperf -H "$peer" -t "$1" -l "$(test_length "$1")" -P 0 -- $3 \
+				netperf -H "$peer" -t "$1" -l "$(test_length "$1" "$seconds")" -P 0 -- $3 \
 				>/tmp/bench.$i 2>&1 &
 			i=$((i + 1))
 		done

@@ -14,19 +14,8 @@ tests=${SIDECORE_TESTS:-TCP_RR,UDP_RR,TCP_STREAM,TCP_MAERTS}
 seconds=${SIDECORE_SECONDS:-10}
 port=${SIDECORE_PORT:-12865}
 
-# test_length TEST: netperf's -l, sidecore.seconds= of guest time; against
-# a peer that keeps wall-clock time (a remote host, whose netserver ends a
-# timed test by its own clock a few seconds after the guest's length, while
-# a guest under an emulator runs slower than that) a size instead:
-# sidecore.stream-bytes= bytes for a stream, sidecore.rr-count= transactions
-# for request/response, given to netperf as a negative length.
-test_length() {
-	case $1 in
-	*_RR) [ -z "${SIDECORE_RR_COUNT:-}" ] || { echo "-$SIDECORE_RR_COUNT"; return; } ;;
-	*) [ -z "${SIDECORE_STREAM_BYTES:-}" ] || { echo "-$SIDECORE_STREAM_BYTES"; return; } ;;
-	esac
-	echo "$seconds"
-}
+# shellcheck source=guest/scripts/lib/length.sh
+. /scripts/lib/length.sh
 
 # The peer may still be booting: wait for its netserver to answer.
 tries=60
@@ -45,7 +34,7 @@ for t in $tests; do
 	*_RR) unit=trans/s ;;
 	*) unit=10^6bits/s ;;
 	esac
-	if out=$(netperf -H "$peer" -p "$port" -t "$t" -l "$(test_length "$t")" -P 0 2>/tmp/netperf.err); then
+	if out=$(netperf -H "$peer" -p "$port" -t "$t" -l "$(test_length "$t" "$seconds")" -P 0 2>/tmp/netperf.err); then
 		echo "$out"
 		echo "netperf: $t $(echo "$out" | awk 'NF >= 5 { r = $NF } END { print r }') $unit"
 	else

@@ -9,7 +9,9 @@
  *            receive, 3: all three, each on a fresh copy); bit 6: EVENT_IDX;
  *            bit 7: INDIRECT_DESC
  *   byte 1   bit 0: MRG_RXBUF; bit 1: CSUM and HOST_TSO4/6; bit 2:
- *            GUEST_CSUM and GUEST_TSO4/6
+ *            GUEST_CSUM and GUEST_TSO4/6; bit 3: a device of two queue
+ *            pairs with CTRL_VQ and MQ, whose runs put the image's ring
+ *            under the queue of both pairs and under the control queue too
  *   2-7      guest-physical addresses of descriptor table, available and
  *            used ring (16-bit little-endian each)
  *   8-9      length of the frame the receive run delivers (little-endian,
@@ -23,7 +25,8 @@
  * order, every packet the switch passes on is readable to its end and no
  * longer than NET_FRAME_MAX, a malformed chain breaks its queue (needing a
  * reset is a valid outcome) and a broken queue stays broken, with its reason
- * and its device down, and every loop ends. A broken rule aborts, which libFuzzer reports.
+ * and its device down, a control command never sets more pairs than the
+ * device has, and every loop ends. A broken rule aborts, which libFuzzer reports.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -46,6 +49,7 @@ struct fuzz_input {
 	struct virtq_layout layout;
 	uint64_t features;
 	enum mode mode;
+	unsigned int pairs;
 	struct virtio_net_hdr_v1 rx_hdr;
 	uint32_t rx_len;
 };
@@ -151,30 +155,39 @@ static bool sink_deliver(struct net_port *port, const struct net_packet *pkt)
 
 static void interrupt(struct virtio_net *d, unsigned int source)
 {
-	(void)d;
-	CHECK(source <= VIRTIO_NET_CONFIG_CHANGE);
+	CHECK(source < virtio_net_queue_count(d) || source == VIRTIO_NET_CONFIG_CHANGE);
 }
 
 /* A device that needs a reset is down and has a queue that says why. */
 static void check_broken_device(void)
 {
+	bool reason = dev.ctrl.broken_reason;
+
+	CHECK(dev.active_pairs >= 1 && dev.active_pairs <= dev.max_pairs);
 	if (!virtio_net_needs_reset(&dev))
 		return;
-	CHECK(dev.queue[VIRTIO_NET_RX_QUEUE].broken_reason ||
-	      dev.queue[VIRTIO_NET_TX_QUEUE].broken_reason);
+	for (unsigned int i = 0; i < 2 * dev.max_pairs; i++)
+		reason |= dev.queue[i].broken_reason != NULL;
+	CHECK(reason);
 	CHECK(!net_port_is_up(&dev.port));
 	CHECK(virtio_net_poll_tx(&dev, 64) == 0);
 }
 
-/* A switch with the device under test and the sink; queue uses the image's ring. */
+/*
+ * A switch with the device under test and the sink; pair 0's queue of the
+ * kind given (receive or transmit) uses the image's ring, and with two pairs
+ * pair 1's and the control queue use it as well.
+ */
 static bool net_setup(const struct fuzz_input *in, unsigned int queue)
 {
+	const unsigned int queues[] = { queue, queue + 2, 2 * in->pairs };
 	struct virtio_net_params params = {
 		.name = "fuzz",
 		.mac = { 0x52, 0x54, 0x00, 0x00, 0x00, 0x01 },
 		.mem = &mem,
 		.sw = &sw,
 		.interrupt = interrupt,
+		.max_pairs = in->pairs,
 	};
 
 	net_switch_init(&sw);
@@ -188,10 +201,12 @@ static bool net_setup(const struct fuzz_input *in, unsigned int queue)
 	dev.port.wire = true;	/* a guest with `uplink = yes`: the sink's frames reach it */
 	CHECK(net_switch_add_port(&sw, &dev.port));
 	CHECK(virtio_net_set_features(&dev, in->features));
-	if (virtio_net_enable_queue(&dev, queue, &in->layout) < 0) {
-		check_broken_device();
-		CHECK(virtio_net_needs_reset(&dev));
-		return false;
+	for (unsigned int i = 0; i < (in->pairs > 1 ? 3 : 1); i++) {
+		if (virtio_net_enable_queue(&dev, queues[i], &in->layout) < 0) {
+			check_broken_device();
+			CHECK(virtio_net_needs_reset(&dev));
+			return false;
+		}
 	}
 	virtio_net_start(&dev);
 	return true;
@@ -217,6 +232,9 @@ static void run_receive(const struct fuzz_input *in)
 
 	if (!net_setup(in, VIRTIO_NET_RX_QUEUE))
 		return;
+	/* The control queue's commands, VQ_PAIRS_SET among them, come first. */
+	virtio_net_poll_tx(&dev, 0);
+	check_broken_device();
 	memcpy(frame, dev.port.mac, ETH_ALEN);
 	pkt.segment[0] = (struct net_segment){ frame, third };
 	pkt.segment[1] = (struct net_segment){ frame + third, third };
@@ -252,6 +270,9 @@ static void parse(const uint8_t *h, struct fuzz_input *in)
 	if (h[1] & 4)
 		in->features |= F(VIRTIO_NET_F_GUEST_CSUM) | F(VIRTIO_NET_F_GUEST_TSO4) |
 				F(VIRTIO_NET_F_GUEST_TSO6);
+	in->pairs = h[1] & 8 ? 2 : 1;
+	if (in->pairs > 1)
+		in->features |= VIRTIO_NET_MQ_FEATURES;
 	in->layout.desc = le16(h + 2);
 	in->layout.avail = le16(h + 4);
 	in->layout.used = le16(h + 6);
