@@ -2,6 +2,8 @@
 /*
  * flow.c - the flow hash of a frame (flow.h).
  */
+#include <string.h>
+
 #include "net/flow.h"
 
 #define ETH_TYPE_OFF		12
@@ -54,14 +56,39 @@ static uint32_t flow_finish(uint32_t h)
 	return h;
 }
 
+/*
+ * The two endpoints in one order whichever way the frame goes: (address,
+ * port) pairs compared, the lower first. addr holds the source address then
+ * the destination's, alen bytes each; ports the two ports, or NULL.
+ */
+static void flow_order(uint8_t *addr, unsigned int alen, uint8_t *ports)
+{
+	int order = memcmp(addr, addr + alen, alen);
+	uint8_t tmp[16];
+
+	if (!order && ports)
+		order = memcmp(ports, ports + 2, 2);
+	if (order <= 0)
+		return;
+	memcpy(tmp, addr, alen);
+	memcpy(addr, addr + alen, alen);
+	memcpy(addr + alen, tmp, alen);
+	if (ports) {
+		memcpy(tmp, ports, 2);
+		memcpy(ports, ports + 2, 2);
+		memcpy(ports + 2, tmp, 2);
+	}
+}
+
 uint32_t net_flow_hash(const struct net_packet *pkt)
 {
 	uint8_t head[FLOW_HEAD_MAX];
 	uint32_t got = (uint32_t)net_packet_read(pkt, 0, head, sizeof(head));
-	uint32_t l3 = ETH_HLEN, l4, h;
+	uint32_t l3 = ETH_HLEN, l4, addr, alen, seed;
+	uint8_t *ports = NULL;
 	uint16_t type;
 	uint8_t proto;
-	bool ports;
+	bool has_ports;
 
 	if (got < ETH_HLEN)
 		return 0;
@@ -81,20 +108,28 @@ uint32_t net_flow_hash(const struct net_packet *pkt)
 		if (ihl < IPV4_MIN_HLEN)
 			return 0;
 		proto = head[l3 + IPV4_PROTO_OFF];
-		ports = !(get16(head + l3 + IPV4_FRAG_OFF) & IPV4_FRAG_MASK);
-		h = flow_mix(proto, head + l3 + IPV4_ADDRS_OFF, 8);
+		has_ports = !(get16(head + l3 + IPV4_FRAG_OFF) & IPV4_FRAG_MASK);
+		seed = proto;
+		addr = l3 + IPV4_ADDRS_OFF;
+		alen = 4;
 		l4 = l3 + ihl;
 	} else if (type == ETH_TYPE_IPV6) {
 		if (got < l3 + IPV6_HLEN || head[l3] >> 4 != 6)
 			return 0;
 		proto = head[l3 + IPV6_NEXT_OFF];
-		ports = true;
-		h = flow_mix((uint32_t)proto << 8, head + l3 + IPV6_ADDRS_OFF, 32);
+		has_ports = true;
+		seed = (uint32_t)proto << 8;
+		addr = l3 + IPV6_ADDRS_OFF;
+		alen = 16;
 		l4 = l3 + IPV6_HLEN;
 	} else {
 		return 0;
 	}
-	if (ports && (proto == PROTO_TCP || proto == PROTO_UDP) && l4 + PORTS_LEN <= got)
-		h = flow_mix(h, head + l4, PORTS_LEN);
-	return flow_finish(h);
+	if (has_ports && (proto == PROTO_TCP || proto == PROTO_UDP) && l4 + PORTS_LEN <= got)
+		ports = head + l4;
+	flow_order(head + addr, alen, ports);
+	seed = flow_mix(seed, head + addr, 2 * alen);
+	if (ports)
+		seed = flow_mix(seed, ports, PORTS_LEN);
+	return flow_finish(seed);
 }

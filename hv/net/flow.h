@@ -17,7 +17,10 @@
  * @pkt: the packet, snapshotted by net_packet_snapshot()
  *
  * Hashes the IPv4 or IPv6 source and destination addresses, the protocol,
- * and for TCP and UDP the two ports, behind an optional 802.1Q tag. A
+ * and for TCP and UDP the two ports, behind an optional 802.1Q tag. The two
+ * endpoints are taken in one order whichever is the source, so a reply
+ * hashes as its request does and a device can steer it to the queue the
+ * request left from. A
  * fragment of an IPv4 datagram, and an IPv6 packet whose next header is
  * neither TCP nor UDP, is hashed by addresses and protocol alone: only the
  * first fragment carries the ports, and every fragment must go where the

@@ -188,6 +188,7 @@ void virtio_net_reset(struct virtio_net *dev)
 	/* §5.1.6.5.5: multiqueue is off again until the driver asks for it. */
 	dev->active_pairs = 1;
 	dev->tx_next = 0;
+	memset(dev->flow, 0, sizeof(dev->flow));
 	dev->features = 0;
 	__atomic_store_n(&dev->needs_reset, false, __ATOMIC_RELAXED);
 }
@@ -303,6 +304,23 @@ static bool virtio_net_build_packet(const struct virtio_net *dev,
 }
 
 /* Takes up to budget packets from one pair's transmitq. */
+/*
+ * The guest sent pkt on pair index: its flow's replies are to come back on
+ * that pair, whose receive interrupt goes to the vCPU that sent it (Linux
+ * picks the transmitq by the sending CPU), so no vCPU has to wake another
+ * to hand the reply over. A frame that is not IP stays unremembered. After
+ * net_switch_forward(), which took the header's snapshot the hash reads.
+ */
+static void virtio_net_flow_sent(struct virtio_net *dev, const struct net_packet *pkt,
+				 unsigned int index)
+{
+	uint32_t hash = net_flow_hash(pkt);
+
+	if (hash)
+		dev->flow[hash % VIRTIO_NET_FLOW_SLOTS] =
+			(struct virtio_net_flow){ .hash = hash, .pair = (uint8_t)index };
+}
+
 static unsigned int virtio_net_poll_txq(struct virtio_net *dev, unsigned int index,
 					unsigned int budget)
 {
@@ -327,6 +345,8 @@ static unsigned int virtio_net_poll_txq(struct virtio_net *dev, unsigned int ind
 			pair->stats.tx_packets++;
 			pair->stats.tx_bytes += pkt.len;
 			net_switch_forward(dev->sw, &dev->port, &pkt);
+			if (dev->active_pairs > 1)
+				virtio_net_flow_sent(dev, &pkt, index);
 		} else {
 			dev->stats.tx_malformed++;
 			dev->port.stats.tx_drops++;
@@ -557,13 +577,23 @@ static bool virtio_net_break_rx(struct virtio_net *dev, struct virtq *vq, const 
 }
 
 /*
- * §5.1.6.5.5: with several pairs active the device steers by flow; a flow
- * stays on one queue, so TCP is never reordered. Pair 0 otherwise, without
- * looking at the frame.
+ * §5.1.6.5.5: with several pairs active the device steers by flow, and a
+ * flow's frames go where the flow last left from (docs/data-path.md,
+ * "Multiqueue"); one never seen leaving goes by its hash alone. Pair 0
+ * otherwise, without looking at the frame.
  */
 static unsigned int virtio_net_rx_pair(const struct virtio_net *dev, const struct net_packet *pkt)
 {
-	return dev->active_pairs > 1 ? net_flow_hash(pkt) % dev->active_pairs : 0;
+	const struct virtio_net_flow *slot;
+	uint32_t hash;
+
+	if (dev->active_pairs <= 1)
+		return 0;
+	hash = net_flow_hash(pkt);
+	slot = &dev->flow[hash % VIRTIO_NET_FLOW_SLOTS];
+	if (hash && slot->hash == hash && slot->pair < dev->active_pairs)
+		return slot->pair;
+	return hash % dev->active_pairs;
 }
 
 bool virtio_net_deliver(struct virtio_net *dev, const struct net_packet *pkt)

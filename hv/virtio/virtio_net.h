@@ -38,6 +38,8 @@
 #define VIRTIO_NET_RX_QUEUE	VIRTIO_NET_RXQ(0)
 #define VIRTIO_NET_TX_QUEUE	VIRTIO_NET_TXQ(0)
 #define VIRTIO_NET_MAX_QUEUES	(2 * VIRTIO_NET_MAX_PAIRS + 1)
+/* Flows whose transmit pair a device remembers, by hash (a power of two). */
+#define VIRTIO_NET_FLOW_SLOTS	256
 /* Interrupt source for a configuration change (the device needs a reset). */
 #define VIRTIO_NET_CONFIG_CHANGE VIRTIO_NET_MAX_QUEUES
 
@@ -72,6 +74,12 @@ struct virtio_net_pair {
 	struct virtio_net_queue_stats stats;	/* kept across resets, as the port's */
 };
 
+/* The pair a flow last sent on: its receive side goes there too. */
+struct virtio_net_flow {
+	uint32_t hash;		/* net_flow_hash() of the flow; 0: slot unused */
+	uint8_t pair;
+};
+
 struct virtio_net {
 	struct net_port port;	/* the device's switch port; port.ctx is the device */
 	struct virtq queue[2 * VIRTIO_NET_MAX_PAIRS];	/* receiveq1, transmitq1, ... */
@@ -80,6 +88,7 @@ struct virtio_net {
 	unsigned int max_pairs;		/* offered: config.max_virtqueue_pairs */
 	unsigned int active_pairs;	/* carrying traffic: 1 until VQ_PAIRS_SET */
 	unsigned int tx_next;		/* the pair whose transmitq goes first next poll */
+	struct virtio_net_flow flow[VIRTIO_NET_FLOW_SLOTS];	/* with several pairs active */
 	struct net_switch *sw;
 	virtio_net_interrupt_fn interrupt;
 	void *ctx;		/* the integrator's (e.g. the transport) */
@@ -232,9 +241,10 @@ unsigned int virtio_net_poll_tx(struct virtio_net *dev, unsigned int budget);
  * @dev: the device, on its own sidecore
  * @pkt: the packet
  *
- * With more than one active pair the receiveq is the flow hash of the
- * packet (net_flow_hash()) modulo the active pairs, so a flow stays on one
- * queue; otherwise receiveq1. Uses as many buffers as the packet needs with
+ * With more than one active pair the receiveq is that of the pair the
+ * packet's flow (net_flow_hash()) last left the guest from, or for a flow
+ * not seen leaving the flow hash modulo the active pairs; otherwise
+ * receiveq1. Uses as many buffers as the packet needs with
  * MRG_RXBUF, otherwise one that holds it all. Never waits: without buffers the packet is dropped and
  * counted. The guest sees it after virtio_net_flush().
  *

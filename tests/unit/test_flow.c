@@ -2,8 +2,9 @@
 /*
  * test_flow.c - unit tests for hv/net/flow.c: every frame of a flow gets
  * one hash, wherever its bytes lie and whatever its payload; distinct flows
- * spread over the low bits a queue number is taken from; frames that are
- * not IP, and IP headers cut short, hash to 0.
+ * spread over the low bits a queue number is taken from; a reply hashes as
+ * its request does; frames that are not IP, and IP headers cut short, hash
+ * to 0.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -126,6 +127,54 @@ static void test_flow_fields(void **state)
 	assert_int_equal(net_flow_hash(&pkt), h);
 }
 
+/* Swaps n bytes at a and b. */
+static void swap_bytes(uint8_t *a, uint8_t *b, size_t n)
+{
+	uint8_t tmp[16];
+
+	memcpy(tmp, a, n);
+	memcpy(a, b, n);
+	memcpy(b, tmp, n);
+}
+
+/*
+ * A reply, its addresses and ports swapped, hashes as its request does;
+ * swapping the ports alone is another flow.
+ */
+static void test_flow_symmetric(void **state)
+{
+	const struct tp_spec kinds[] = {
+		{ .payload = 10 },
+		{ .udp = true, .payload = 10 },
+		{ .ipv6 = true, .payload = 10 },
+		{ .ipv6 = true, .udp = true, .payload = 10 },
+		{ .vlan = true, .payload = 10 },
+		{ .ip_opts = 8, .payload = 10 },
+	};
+	struct net_packet pkt;
+	struct tp_frame f;
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		uint32_t len = tp_build(frame, &kinds[k]), alen = kinds[k].ipv6 ? 16 : 4, h;
+		uint8_t *src;
+
+		tp_layout(&kinds[k], &f);
+		src = frame + f.l3 + (kinds[k].ipv6 ? 8 : 12);
+		tp_packet(&pkt, frame, len);
+		h = net_flow_hash(&pkt);
+		swap_bytes(frame + f.l4, frame + f.l4 + 2, 2);
+		tp_packet(&pkt, frame, len);
+		assert_int_not_equal(net_flow_hash(&pkt), h);
+		swap_bytes(src, src + alen, alen);
+		tp_packet(&pkt, frame, len);
+		assert_int_equal(net_flow_hash(&pkt), h);
+		swap_bytes(frame + f.l4, frame + f.l4 + 2, 2);
+		tp_packet(&pkt, frame, len);
+		assert_int_not_equal(net_flow_hash(&pkt), h);
+	}
+}
+
 /* Every fragment of a datagram goes where the others go: no ports. */
 static void test_flow_ipv4_fragments(void **state)
 {
@@ -224,6 +273,7 @@ int main(void)
 		cmocka_unit_test(test_flow_stable),
 		cmocka_unit_test(test_flow_spread),
 		cmocka_unit_test(test_flow_fields),
+		cmocka_unit_test(test_flow_symmetric),
 		cmocka_unit_test(test_flow_ipv4_fragments),
 		cmocka_unit_test(test_flow_ipv6_other),
 		cmocka_unit_test(test_flow_not_ip),

@@ -707,6 +707,61 @@ static void test_mq_flow_steering(void **state)
 }
 
 /*
+ * A flow's frames come in on the pair it last left from, whatever its hash
+ * says: where Linux sends from is the vCPU its socket runs on. A flow never
+ * seen leaving, or one whose pair is no longer active, goes by its hash;
+ * what is not IP goes to the first queue.
+ */
+static void test_mq_rx_follows_tx(void **state)
+{
+	struct world *w = *state;
+	struct guest *s = w->s, *m = w->m;
+	unsigned int by_hash;
+	uint32_t len;
+
+	configure_both(w);
+	for (unsigned int b = 0; b < 16; b++)
+		vring_driver_post_rx(&s->q[VIRTIO_NET_RX_QUEUE], 2048);
+	for (unsigned int q = 0; q < PAIRS; q++) {
+		for (unsigned int b = 0; b < 4; b++)
+			vring_driver_post_rx(&m->q[VIRTIO_NET_RXQ(q)], 2048);
+	}
+	assert_int_equal(pairs_set(m, PAIRS), VIRTIO_NET_OK);
+	send_on(w, s, 0, flow_frame(w, s, m, SPORT + 1, 0, false));
+	run_pass(w, 0);
+	by_hash = received_on(w, m);
+
+	for (unsigned int q = 0; q < PAIRS; q++) {
+		send_on(w, m, q, flow_frame(w, m, s, SPORT, q, false));
+		run_pass(w, 0);
+		assert_true(receive_on(w, s, 0) > 0);
+		len = flow_frame(w, s, m, SPORT, q, false);
+		send_on(w, s, 0, len);
+		run_pass(w, 0);
+		assert_int_equal(received_on(w, m), q);
+	}
+
+	/* Pair 3 is no longer active: the flow goes by its hash again. */
+	assert_int_equal(pairs_set(m, 2), VIRTIO_NET_OK);
+	send_on(w, s, 0, flow_frame(w, s, m, SPORT, 9, false));
+	run_pass(w, 0);
+	assert_true(received_on(w, m) < 2);
+
+	/* The other flow was never sent by M: its hash, as before. */
+	assert_int_equal(pairs_set(m, PAIRS), VIRTIO_NET_OK);
+	send_on(w, s, 0, flow_frame(w, s, m, SPORT + 1, 1, false));
+	run_pass(w, 0);
+	assert_int_equal(received_on(w, m), by_hash);
+
+	send_on(w, m, 2, arp_frame(w, m, s));
+	run_pass(w, 0);
+	assert_true(receive_on(w, s, 0) > 0);
+	send_on(w, s, 0, arp_frame(w, s, m));
+	run_pass(w, 0);
+	assert_int_equal(received_on(w, m), 0);
+}
+
+/*
  * The active transmitqs share the budget in turns: a full queue does not
  * starve the others, and takes what they leave.
  */
@@ -822,7 +877,8 @@ static void test_mq_holdoff_per_pair(void **state)
 	q = received_on(w, m);
 	other = 1 - q;
 
-	len = flow_frame(w, m, s, SPORT, 0, false);
+	/* Another flow, so that S's still lands on q. */
+	len = flow_frame(w, m, s, SPORT + 1, 0, false);
 	send_on(w, m, 0, len);
 	send_on(w, m, 1, len);
 	run_pass(w, 1000);
@@ -974,6 +1030,7 @@ int main(void)
 	const struct CMUnitTest traffic[] = {
 		T(test_mq_pair0_before_command),
 		T(test_mq_flow_steering),
+		T(test_mq_rx_follows_tx),
 		T(test_mq_tx_polled_fairly),
 		T(test_mq_counters_per_queue),
 		T(test_mq_interrupt_per_queue),
