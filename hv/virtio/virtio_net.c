@@ -308,17 +308,25 @@ static bool virtio_net_build_packet(const struct virtio_net *dev,
  * The guest sent pkt on pair index: its flow's replies are to come back on
  * that pair, whose receive interrupt goes to the vCPU that sent it (Linux
  * picks the transmitq by the sending CPU), so no vCPU has to wake another
- * to hand the reply over. A frame that is not IP stays unremembered. After
- * net_switch_forward(), which took the header's snapshot the hash reads.
+ * to hand the reply over. A flow new to its slot is received where the
+ * hash has been putting it until virtio_net_rx_pair() moves it. A frame
+ * that is not IP stays unremembered. After net_switch_forward(), which
+ * took the header's snapshot the hash reads.
  */
 static void virtio_net_flow_sent(struct virtio_net *dev, const struct net_packet *pkt,
 				 unsigned int index)
 {
 	uint32_t hash = net_flow_hash(pkt);
+	struct virtio_net_flow *slot = &dev->flow[hash % VIRTIO_NET_FLOW_SLOTS];
 
-	if (hash)
-		dev->flow[hash % VIRTIO_NET_FLOW_SLOTS] =
-			(struct virtio_net_flow){ .hash = hash, .pair = (uint8_t)index };
+	if (!hash)
+		return;
+	if (slot->hash != hash)
+		*slot = (struct virtio_net_flow){
+			.hash = hash,
+			.rx_pair = (uint8_t)(hash % dev->active_pairs),
+		};
+	slot->tx_pair = (uint8_t)index;
 }
 
 static unsigned int virtio_net_poll_txq(struct virtio_net *dev, unsigned int index,
@@ -404,6 +412,8 @@ static uint8_t virtio_net_ctrl_command(struct virtio_net *dev, const uint8_t *cm
 	if (pairs < VIRTIO_NET_CTRL_MQ_VQ_PAIRS_MIN || pairs > dev->max_pairs)
 		return VIRTIO_NET_ERR;
 	dev->active_pairs = pairs;
+	/* Every flow goes by its hash over the new count until it sends again. */
+	memset(dev->flow, 0, sizeof(dev->flow));
 	return VIRTIO_NET_OK;
 }
 
@@ -577,23 +587,35 @@ static bool virtio_net_break_rx(struct virtio_net *dev, struct virtq *vq, const 
 }
 
 /*
- * §5.1.6.5.5: with several pairs active the device steers by flow, and a
- * flow's frames go where the flow last left from (docs/data-path.md,
+ * Whether the guest has taken every frame delivered to pair p: then a flow
+ * can move from p without its frames overtaking each other.
+ */
+static bool virtio_net_rx_drained(const struct virtio_net *dev, unsigned int p)
+{
+	return !dev->pair[p].rx_unpublished && virtq_all_taken(&dev->queue[VIRTIO_NET_RXQ(p)]);
+}
+
+/*
+ * §5.1.6.5.5: with several pairs active the device steers by flow. A flow
+ * the guest sends goes where it last left from, but only once its previous
+ * receive queue is drained, so TCP is never reordered (docs/data-path.md,
  * "Multiqueue"); one never seen leaving goes by its hash alone. Pair 0
  * otherwise, without looking at the frame.
  */
-static unsigned int virtio_net_rx_pair(const struct virtio_net *dev, const struct net_packet *pkt)
+static unsigned int virtio_net_rx_pair(struct virtio_net *dev, const struct net_packet *pkt)
 {
-	const struct virtio_net_flow *slot;
+	struct virtio_net_flow *slot;
 	uint32_t hash;
 
 	if (dev->active_pairs <= 1)
 		return 0;
 	hash = net_flow_hash(pkt);
 	slot = &dev->flow[hash % VIRTIO_NET_FLOW_SLOTS];
-	if (hash && slot->hash == hash && slot->pair < dev->active_pairs)
-		return slot->pair;
-	return hash % dev->active_pairs;
+	if (!hash || slot->hash != hash)
+		return hash % dev->active_pairs;
+	if (slot->rx_pair != slot->tx_pair && virtio_net_rx_drained(dev, slot->rx_pair))
+		slot->rx_pair = slot->tx_pair;
+	return slot->rx_pair;
 }
 
 bool virtio_net_deliver(struct virtio_net *dev, const struct net_packet *pkt)

@@ -74,10 +74,11 @@ struct virtio_net_pair {
 	struct virtio_net_queue_stats stats;	/* kept across resets, as the port's */
 };
 
-/* The pair a flow last sent on: its receive side goes there too. */
+/* Where a flow's frames are received, and where it last sent from. */
 struct virtio_net_flow {
 	uint32_t hash;		/* net_flow_hash() of the flow; 0: slot unused */
-	uint8_t pair;
+	uint8_t rx_pair;	/* the pair its frames go to now */
+	uint8_t tx_pair;	/* the pair it last left from: rx_pair once that is drained */
 };
 
 struct virtio_net {
@@ -242,9 +243,9 @@ unsigned int virtio_net_poll_tx(struct virtio_net *dev, unsigned int budget);
  * @pkt: the packet
  *
  * With more than one active pair the receiveq is that of the pair the
- * packet's flow (net_flow_hash()) last left the guest from, or for a flow
- * not seen leaving the flow hash modulo the active pairs; otherwise
- * receiveq1. Uses as many buffers as the packet needs with
+ * packet's flow (net_flow_hash()) last left the guest from, once the guest
+ * has taken all that went to its previous receiveq, or for a flow not seen
+ * leaving the flow hash modulo the active pairs; otherwise receiveq1. Uses as many buffers as the packet needs with
  * MRG_RXBUF, otherwise one that holds it all. Never waits: without buffers the packet is dropped and
  * counted. The guest sees it after virtio_net_flush().
  *

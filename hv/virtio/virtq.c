@@ -316,6 +316,13 @@ bool virtq_needs_interrupt(struct virtq *vq)
 	return !(__atomic_load_n(&vq->avail->flags, __ATOMIC_RELAXED) & VRING_AVAIL_F_NO_INTERRUPT);
 }
 
+bool virtq_all_taken(const struct virtq *vq)
+{
+	if (!vq->ready || vq->broken || !vq->event_idx)
+		return false;
+	return __atomic_load_n(vq->used_event, __ATOMIC_RELAXED) == vq->used_idx;
+}
+
 void virtq_disable_notify(struct virtq *vq)
 {
 	if (!vq->ready || vq->broken)

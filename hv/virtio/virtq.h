@@ -206,6 +206,20 @@ void virtq_publish(struct virtq *vq);
 bool virtq_needs_interrupt(struct virtq *vq);
 
 /**
+ * virtq_all_taken() - whether the driver has taken every used entry.
+ * @vq: the queue, everything pushed on it published
+ *
+ * With EVENT_IDX a driver that has taken all there was and waits for more
+ * asks to be interrupted at the next entry: used_event equals the used
+ * index (virtio 1.1 §2.6.7.2; Linux's virtqueue_enable_cb_prepare() when
+ * its NAPI poll ends). A driver still polling has its used_event behind.
+ *
+ * Return: true when it has; false while it may not have, and always
+ * without EVENT_IDX, where the device cannot tell.
+ */
+bool virtq_all_taken(const struct virtq *vq);
+
+/**
  * virtq_disable_notify() - ask the driver not to notify (the default).
  * @vq: the queue
  *

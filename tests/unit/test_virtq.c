@@ -328,6 +328,36 @@ static void test_interrupt_used_event(void **state)
 	assert_false(virtq_needs_interrupt(&f->vq));
 }
 
+/*
+ * The driver has taken every used entry when its used_event names the next
+ * one; Linux's 0 while it polls, or an old value, says it may not have.
+ * Without EVENT_IDX the device cannot tell.
+ */
+static void test_all_taken(void **state)
+{
+	struct fixture *f = *state;
+
+	start(f, RING_SIZE, F_EVENT_IDX);
+	assert_true(virtq_all_taken(&f->vq));		/* nothing used yet */
+	for (int i = 0; i < 3; i++)
+		vring_driver_post_rx(&f->drv, 16);
+	serve_one(f, 0);
+	serve_one(f, 0);
+	assert_false(virtq_all_taken(&f->vq));
+	vring_driver_set_used_event(&f->drv, 1);
+	assert_false(virtq_all_taken(&f->vq));
+	vring_driver_set_used_event(&f->drv, 2);
+	assert_true(virtq_all_taken(&f->vq));
+	serve_one(f, 0);
+	assert_false(virtq_all_taken(&f->vq));
+
+	virtq_break(&f->vq, "test", 0);
+	vring_driver_set_used_event(&f->drv, 3);
+	assert_false(virtq_all_taken(&f->vq));
+	start(f, RING_SIZE, 0);
+	assert_false(virtq_all_taken(&f->vq));
+}
+
 /* --- notifications (available buffer notifications, §2.6.10) --------------- */
 
 static void test_notify_flag(void **state)
@@ -864,6 +894,7 @@ int main(void)
 	const struct CMUnitTest suppression[] = {
 		T(test_interrupt_flag),
 		T(test_interrupt_used_event),
+		T(test_all_taken),
 		T(test_notify_flag),
 		T(test_notify_event_idx),
 		T(test_notify_event_idx_concurrent),
