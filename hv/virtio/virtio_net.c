@@ -303,7 +303,6 @@ static bool virtio_net_build_packet(const struct virtio_net *dev,
 	return virtio_net_check_tx_header(dev, &pkt->hdr, pkt->len);
 }
 
-/* Takes up to budget packets from one pair's transmitq. */
 /*
  * The guest sent pkt on pair index: its flow's replies are to come back on
  * that pair, whose receive interrupt goes to the vCPU that sent it (Linux
@@ -329,6 +328,7 @@ static void virtio_net_flow_sent(struct virtio_net *dev, const struct net_packet
 	slot->tx_pair = (uint8_t)index;
 }
 
+/* Takes up to budget packets from one pair's transmitq. */
 static unsigned int virtio_net_poll_txq(struct virtio_net *dev, unsigned int index,
 					unsigned int budget)
 {
