@@ -56,6 +56,16 @@ static uint32_t flow_finish(uint32_t h)
 	return h;
 }
 
+/* Swaps the two halves of p, len bytes each (at most an IPv6 address). */
+static void flow_swap(uint8_t *p, unsigned int len)
+{
+	uint8_t tmp[16];
+
+	memcpy(tmp, p, len);
+	memcpy(p, p + len, len);
+	memcpy(p + len, tmp, len);
+}
+
 /*
  * The two endpoints in one order whichever way the frame goes: (address,
  * port) pairs compared, the lower first. addr holds the source address then
@@ -64,20 +74,14 @@ static uint32_t flow_finish(uint32_t h)
 static void flow_order(uint8_t *addr, unsigned int alen, uint8_t *ports)
 {
 	int order = memcmp(addr, addr + alen, alen);
-	uint8_t tmp[16];
 
 	if (!order && ports)
 		order = memcmp(ports, ports + 2, 2);
 	if (order <= 0)
 		return;
-	memcpy(tmp, addr, alen);
-	memcpy(addr, addr + alen, alen);
-	memcpy(addr + alen, tmp, alen);
-	if (ports) {
-		memcpy(tmp, ports, 2);
-		memcpy(ports, ports + 2, 2);
-		memcpy(ports + 2, tmp, 2);
-	}
+	flow_swap(addr, alen);
+	if (ports)
+		flow_swap(ports, 2);
 }
 
 uint32_t net_flow_hash(const struct net_packet *pkt)

@@ -161,7 +161,7 @@ static void interrupt(struct virtio_net *d, unsigned int source)
 /* A device that needs a reset is down and has a queue that says why. */
 static void check_broken_device(void)
 {
-	bool reason = dev.ctrl.broken_reason;
+	bool reason = dev.ctrl.broken_reason != NULL;
 
 	CHECK(dev.active_pairs >= 1 && dev.active_pairs <= dev.max_pairs);
 	if (!virtio_net_needs_reset(&dev))
