@@ -106,6 +106,7 @@ struct vcpu {
 	uint32_t lvt_shadow[APIC_DIRECT_SHADOWS];
 	uint32_t timer_initial;
 	uint64_t ipis_refused;		/* ICR writes refused (apic_direct_ipi()) */
+	uint64_t vectors_refused;	/* SELF_IPI and LVT timer writes refused */
 	uint64_t irqs_sent;		/* vectors sent to the core for the guest */
 
 	uint64_t exits[EXIT_REASON_COUNT];

@@ -88,7 +88,7 @@ static void vcpu_apic_xapic_write(struct vcpu *v, uint32_t msr, uint32_t value)
 		lapic_send_ipi(percpu[v->cpu].apic_id, (uint8_t)value);
 		return;
 	case X2APIC_LVT_TIMER:
-		lapic_reg_write(vcpu_apic_reg(msr), apic_direct_timer_lvt(value));
+		lapic_reg_write(vcpu_apic_reg(msr), apic_direct_timer_lvt(value, false));
 		return;
 	case X2APIC_TIMER_ICR:
 		v->timer_initial = value;
@@ -153,10 +153,23 @@ bool vcpu_apic_msr(struct vcpu *v, uint32_t msr, bool write, uint64_t *value)
 		*value = lapic_is_x2apic() ? rdmsr(msr) : vcpu_apic_xapic_read(v, msr);
 		return true;
 	case APIC_DIRECT_WRITE:
-		/* Only an xAPIC host intercepts these (vcpu_setup_bitmaps()). */
-		if (lapic_is_x2apic())
+		if (!lapic_is_x2apic()) {
+			vcpu_apic_xapic_write(v, msr, (uint32_t)*value);
+			return true;
+		}
+		/* An x2APIC host intercepts only these two (vcpu_setup_bitmaps()). */
+		if (msr == X2APIC_SELF_IPI)
+			wrmsr(msr, *value);
+		else if (msr == X2APIC_LVT_TIMER)
+			wrmsr(msr, apic_direct_timer_lvt(*value, true));
+		else
 			return false;
-		vcpu_apic_xapic_write(v, msr, (uint32_t)*value);
+		return true;
+	case APIC_DIRECT_REFUSE:
+		/* §11.5.3: an illegal vector is not delivered; nor is one the host's IDT owns. */
+		if (!v->vectors_refused++)
+			guest_log(v->guest, "vCPU %u: vector %#lx in MSR %#x refused\n", v->index,
+				  *value & 0xff, msr);
 		return true;
 	default:
 		return false;

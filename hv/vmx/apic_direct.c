@@ -23,6 +23,10 @@
 
 #define LVT_WRITABLE		0x1a7ffu	/* bits 0-10, 13, 15, 16 */
 #define LVT_TIMER_WRITABLE	0x300ffu	/* vector, mask, periodic */
+#define LVT_TIMER_DEADLINE	0x40000u	/* TSC-deadline mode, §11.5.4.1 */
+#define LVT_TIMER_MODE(v)	(((v) >> 17) & 3)
+#define LVT_TIMER_MODE_RESERVED	3
+#define LVT_MASKED		0x10000u
 #define SVR_WRITABLE		0x11ffu		/* vector, software enable, bit 12 */
 
 /* The shadowed LVT entries, in shadow-index order. */
@@ -64,9 +68,10 @@ bool apic_direct_passes(uint32_t msr, bool write)
 	if (!write)
 		return apic_direct_shadow_index(msr) < 0 && msr != X2APIC_SELF_IPI &&
 		       msr != X2APIC_EOI;
+	/* SELF_IPI and the LVT timer carry a vector, which the exit checks. */
 	switch (msr) {
-	case X2APIC_TPR: case X2APIC_EOI: case X2APIC_ESR: case X2APIC_LVT_TIMER:
-	case X2APIC_TIMER_ICR: case X2APIC_TIMER_DCR: case X2APIC_SELF_IPI:
+	case X2APIC_TPR: case X2APIC_EOI: case X2APIC_ESR: case X2APIC_TIMER_ICR:
+	case X2APIC_TIMER_DCR:
 		return true;
 	default:
 		return false;
@@ -98,9 +103,18 @@ enum apic_direct_action apic_direct_access(uint32_t msr, bool write, uint64_t va
 	case X2APIC_ESR:
 		return value ? APIC_DIRECT_FAULT : APIC_DIRECT_WRITE;
 	case X2APIC_TPR:
-	case X2APIC_SELF_IPI:
 		return value > 0xff ? APIC_DIRECT_FAULT : APIC_DIRECT_WRITE;
+	case X2APIC_SELF_IPI:
+		if (value > 0xff)
+			return APIC_DIRECT_FAULT;
+		return value < APIC_DIRECT_VECTOR_MIN ? APIC_DIRECT_REFUSE : APIC_DIRECT_WRITE;
 	case X2APIC_LVT_TIMER:
+		if (value >> 32 || LVT_TIMER_MODE(value) == LVT_TIMER_MODE_RESERVED)
+			return APIC_DIRECT_FAULT;
+		/* A masked entry delivers nothing, whatever its vector (Linux writes 0x10000). */
+		if (!(value & LVT_MASKED) && (uint8_t)value < APIC_DIRECT_VECTOR_MIN)
+			return APIC_DIRECT_REFUSE;
+		return APIC_DIRECT_WRITE;
 	case X2APIC_TIMER_ICR:
 	case X2APIC_TIMER_DCR:
 		return value >> 32 ? APIC_DIRECT_FAULT : APIC_DIRECT_WRITE;
@@ -109,9 +123,9 @@ enum apic_direct_action apic_direct_access(uint32_t msr, bool write, uint64_t va
 	}
 }
 
-uint32_t apic_direct_timer_lvt(uint64_t value)
+uint32_t apic_direct_timer_lvt(uint64_t value, bool deadline)
 {
-	return (uint32_t)value & LVT_TIMER_WRITABLE;
+	return (uint32_t)value & (LVT_TIMER_WRITABLE | (deadline ? LVT_TIMER_DEADLINE : 0));
 }
 
 uint32_t apic_direct_lvt(uint64_t value)
@@ -182,8 +196,8 @@ struct apic_direct_ipi apic_direct_ipi(uint64_t icr, const uint32_t *ids, unsign
 	switch (ICR_DELIVERY(icr)) {
 	case DELIVERY_FIXED:
 		ipi.kind = APIC_DIRECT_IPI_FIXED;
-		if (ipi.vector < 16) {
-			ipi.refused = "reserved vector";	/* §11.5.2: vectors 0-15 are illegal */
+		if (ipi.vector < APIC_DIRECT_VECTOR_MIN) {
+			ipi.refused = "vector below 32";
 			return ipi;
 		}
 		ipi.targets = apic_direct_fixed_targets(icr, ids, count, self);

@@ -43,6 +43,14 @@
 #define APIC_DIRECT_SHADOWS	6
 #define APIC_DIRECT_LVT_MASKED	0x10000u	/* §11.5.1: the mask bit, the reset value */
 
+/*
+ * The lowest vector a guest may send or program. §11.5.2 makes 0-15
+ * illegal; 16-31 are legal on hardware but are the architecture's
+ * exception vectors, and one that reaches the core after the guest left it
+ * lands in the host's exception stubs (docs/vmx.md, "Direct interrupts").
+ */
+#define APIC_DIRECT_VECTOR_MIN	32
+
 /* What an intercepted access to an x2APIC MSR comes to. */
 enum apic_direct_action {
 	APIC_DIRECT_FAULT,	/* #GP, as the hardware raises for it */
@@ -50,8 +58,11 @@ enum apic_direct_action {
 	APIC_DIRECT_SVR,	/* write the filtered value to the core's SVR */
 	APIC_DIRECT_ICR,	/* an IPI: judge it with apic_direct_ipi() */
 	APIC_DIRECT_PASS,	/* the core's register, read as it is */
-	APIC_DIRECT_WRITE,	/* a register apic_direct_passes() lets through, written
-				 * for the guest where the MSR bitmap cannot (xAPIC hosts) */
+	APIC_DIRECT_WRITE,	/* written for the guest: what apic_direct_passes() lets
+				 * through where the MSR bitmap cannot (xAPIC hosts), and
+				 * SELF_IPI and the LVT timer on every host */
+	APIC_DIRECT_REFUSE,	/* dropped and counted: a vector below APIC_DIRECT_VECTOR_MIN
+				 * in SELF_IPI or an unmasked LVT timer entry */
 };
 
 /**
@@ -60,9 +71,9 @@ enum apic_direct_action {
  * @write: WRMSR rather than RDMSR
  *
  * Reads pass for every register but the shadowed LVT entries. Writes pass
- * only for registers whose effect stays on the guest's own core: TPR, EOI,
- * ESR, the timer (LVT, initial count, divide, IA32_TSC_DEADLINE) and
- * SELF_IPI. ICR, SVR and the other LVT entries exit.
+ * only for registers whose effect stays on the guest's own core and that
+ * carry no vector: TPR, EOI, ESR, the timer's initial count and divide, and
+ * IA32_TSC_DEADLINE. ICR, SVR, SELF_IPI and every LVT entry exit.
  *
  * Return: true when the MSR bitmap may clear the MSR's bit.
  */
@@ -77,7 +88,11 @@ bool apic_direct_passes(uint32_t msr, bool write);
  *
  * Writes to read-only or absent registers and writes with reserved bits
  * set fault, as in x2APIC mode on hardware (§11.12.1.2): a non-zero EOI or
- * ESR write, TPR or SELF_IPI above 0xff, anything above bit 31.
+ * ESR write, TPR or SELF_IPI above 0xff, anything above bit 31, and the
+ * reserved timer mode 11b. A SELF_IPI, or an unmasked LVT timer entry,
+ * with a vector below APIC_DIRECT_VECTOR_MIN is refused rather than
+ * faulted: the hardware raises no #GP for an illegal vector but sets an
+ * ESR bit and delivers nothing (§11.5.3).
  *
  * Return: the action.
  */
@@ -94,12 +109,16 @@ enum apic_direct_action apic_direct_access(uint32_t msr, bool write, uint64_t va
 uint32_t apic_direct_lvt(uint64_t value);
 
 /**
- * apic_direct_timer_lvt() - the guest's LVT timer write as an xAPIC core gets it
- * @value: what the guest wrote
- * Return: vector, mask and periodic mode (§11.5.4, Figure 11-8). TSC-deadline
- * mode is not kept: a core whose APIC is in xAPIC mode here has none.
+ * apic_direct_timer_lvt() - the guest's LVT timer write as the core gets it
+ * @value: what the guest wrote, allowed by apic_direct_access()
+ * @deadline: the core's APIC is in x2APIC mode, where the guest may use
+ *            TSC-deadline mode
+ *
+ * Return: vector, mask and periodic mode (§11.5.4, Figure 11-8), and
+ * TSC-deadline mode with @deadline: a core whose APIC is in xAPIC mode
+ * here has none.
  */
-uint32_t apic_direct_timer_lvt(uint64_t value);
+uint32_t apic_direct_timer_lvt(uint64_t value, bool deadline);
 
 /**
  * apic_direct_svr() - the guest's SVR write as the core gets it
@@ -132,7 +151,7 @@ struct apic_direct_ipi {
  * @count: how many, at most 32
  * @self: the index of the sender in @ids
  *
- * Fixed-mode interrupts with a valid vector go to the vCPUs of the same
+ * Fixed-mode interrupts with a vector of APIC_DIRECT_VECTOR_MIN or more go to the vCPUs of the same
  * guest that the destination names: a physical x2APIC ID, a logical
  * cluster and bitmap (§11.12.10.2, the LDR each x2APIC derives from its
  * ID), or a shorthand (self, all including self, all excluding self). A

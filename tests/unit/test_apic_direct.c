@@ -16,11 +16,12 @@
 static void test_passthrough(void **state)
 {
 	static const uint32_t write_passes[] = {
-		X2APIC_TPR, X2APIC_EOI, X2APIC_ESR, X2APIC_LVT_TIMER, X2APIC_TIMER_ICR,
-		X2APIC_TIMER_DCR, X2APIC_SELF_IPI, MSR_TSC_DEADLINE,
+		X2APIC_TPR, X2APIC_EOI, X2APIC_ESR, X2APIC_TIMER_ICR, X2APIC_TIMER_DCR,
+		MSR_TSC_DEADLINE,
 	};
+	/* SELF_IPI and the LVT timer carry a vector: they exit to be checked. */
 	static const uint32_t write_exits[] = {
-		X2APIC_ID, X2APIC_VERSION, X2APIC_PPR, X2APIC_LDR, X2APIC_SVR, X2APIC_ICR,
+		X2APIC_SELF_IPI, X2APIC_LVT_TIMER, X2APIC_ID, X2APIC_VERSION, X2APIC_PPR, X2APIC_LDR, X2APIC_SVR, X2APIC_ICR,
 		X2APIC_LVT_CMCI, X2APIC_LVT_THERMAL, X2APIC_LVT_PMC, X2APIC_LVT_LINT0,
 		X2APIC_LVT_LINT1, X2APIC_LVT_ERROR, X2APIC_TIMER_CCR, X2APIC_ISR0,
 		X2APIC_IRR7, 0x801, 0x840, 0x8ff,
@@ -92,6 +93,8 @@ static void test_written_for_xapic_hosts(void **state)
 			 APIC_DIRECT_FAULT);
 	assert_int_equal(apic_direct_access(X2APIC_LVT_TIMER, true, 0x200ef, &shadow),
 			 APIC_DIRECT_WRITE);
+	assert_int_equal(apic_direct_access(X2APIC_LVT_TIMER, true, 0x600ef, &shadow),
+			 APIC_DIRECT_FAULT);	/* timer mode 11b is reserved */
 	assert_int_equal(apic_direct_access(X2APIC_TIMER_DCR, true, 0xb, &shadow),
 			 APIC_DIRECT_WRITE);
 	/* Every write that passes on x2APIC hosts is one of these. */
@@ -99,9 +102,38 @@ static void test_written_for_xapic_hosts(void **state)
 		if (apic_direct_passes(msr, true))
 			assert_int_equal(apic_direct_access(msr, true, 0, &shadow),
 					 APIC_DIRECT_WRITE);
-	/* The timer keeps vector, mask and periodic mode; TSC-deadline mode is dropped. */
-	assert_int_equal(apic_direct_timer_lvt(0xffffffffull), 0x300ff);
-	assert_int_equal(apic_direct_timer_lvt(0x400ef), 0xef);
+	/*
+	 * The timer keeps vector, mask and periodic mode; TSC-deadline mode
+	 * only where the core's APIC is in x2APIC mode.
+	 */
+	assert_int_equal(apic_direct_timer_lvt(0xffffffffull, false), 0x300ff);
+	assert_int_equal(apic_direct_timer_lvt(0x400ef, false), 0xef);
+	assert_int_equal(apic_direct_timer_lvt(0x400ef, true), 0x400ef);
+	assert_int_equal(apic_direct_timer_lvt(0xffffffffull, true), 0x700ff);
+}
+
+/* Every vector through SELF_IPI and the LVT timer: none below 32 is carried out. */
+static void test_every_vector_written(void **state)
+{
+	unsigned int shadow = 99;
+
+	(void)state;
+	for (uint64_t vector = 0; vector < 256; vector++) {
+		enum apic_direct_action want = vector < 32 ? APIC_DIRECT_REFUSE : APIC_DIRECT_WRITE;
+
+		assert_int_equal(apic_direct_access(X2APIC_SELF_IPI, true, vector, &shadow), want);
+		/* One-shot, periodic and TSC-deadline mode alike. */
+		for (uint64_t mode = 0; mode < 3; mode++)
+			assert_int_equal(apic_direct_access(X2APIC_LVT_TIMER, true,
+							    mode << 17 | vector, &shadow),
+					 want);
+		/* A masked entry delivers nothing: Linux writes 0x10000 when it stops the timer. */
+		assert_int_equal(apic_direct_access(X2APIC_LVT_TIMER, true, 0x10000 | vector,
+						    &shadow),
+				 APIC_DIRECT_WRITE);
+	}
+	assert_int_equal(apic_direct_access(X2APIC_SELF_IPI, true, 0x100, &shadow),
+			 APIC_DIRECT_FAULT);
 }
 
 static void test_filters(void **state)
@@ -168,6 +200,42 @@ static void test_ipi(void **state)
 	assert_non_null(apic_direct_ipi(4ull << 32 | 0x40, ids, 3, 3).refused);	/* no sender */
 }
 
+/*
+ * Every vector, as a fixed IPI to itself (shorthand and by ID), to a
+ * sibling, to all and to the broadcast ID: none below 32 is sent. INIT and
+ * SIPI take their vector field as no vector and are judged on destination.
+ */
+static void test_ipi_every_vector(void **state)
+{
+	static const uint64_t fixed[] = {
+		1u << 18, 4ull << 32, 6ull << 32, 2u << 18, 3u << 18, 0xffffffffull << 32,
+		0x50ull << 32 | 1u << 11,
+	};
+	static const uint32_t ids[] = { 4, 6, 0x13 };
+
+	(void)state;
+	for (uint64_t vector = 0; vector < 256; vector++) {
+		for (unsigned int i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
+			struct apic_direct_ipi ipi = apic_direct_ipi(fixed[i] | vector, ids, 3, 0);
+
+			if (vector < 32) {
+				assert_non_null(ipi.refused);
+				assert_string_equal(ipi.refused, "vector below 32");
+				assert_int_equal(ipi.targets, 0);
+			} else {
+				assert_null(ipi.refused);
+				assert_int_equal(ipi.vector, vector);
+			}
+		}
+		assert_null(apic_direct_ipi(6ull << 32 | 0x600 | vector, ids, 3, 0).refused);
+		/* Lowest priority, NMI and the rest are refused whatever the vector. */
+		for (uint64_t mode = 1; mode < 8; mode++)
+			if (mode != 5 && mode != 6)
+				assert_non_null(apic_direct_ipi(6ull << 32 | mode << 8 | vector, ids,
+								3, 0).refused);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -176,6 +244,8 @@ int main(void)
 		cmocka_unit_test(test_written_for_xapic_hosts),
 		cmocka_unit_test(test_filters),
 		cmocka_unit_test(test_ipi),
+		cmocka_unit_test(test_every_vector_written),
+		cmocka_unit_test(test_ipi_every_vector),
 	};
 
 	return cmocka_run_group_tests_name("x2APIC owned by a direct vCPU", tests, NULL, NULL);
