@@ -26,8 +26,12 @@
 #define MSI_DATA_MODE_LOWEST	1u
 #define MSI_DATA_TRIGGER_LEVEL	(1u << 15)
 #define MSI_DATA_RESERVED	0xffff3800u
-/* Vectors 0-31 are the architecture's; 0-15 are illegal in a message (§11.5.2). */
-#define MSI_VECTOR_MIN		16
+/*
+ * 0-15 are illegal in a message (§11.5.2); 16-31 are legal but are the
+ * exception vectors, which a guest's interrupt must not reach in the host
+ * (docs/vmx.md, "Direct interrupts").
+ */
+#define MSI_VECTOR_MIN		32
 
 const char *msi_decode(uint64_t address, uint32_t data, struct msi_message *msg)
 {
@@ -46,7 +50,7 @@ const char *msi_decode(uint64_t address, uint32_t data, struct msi_message *msg)
 	if (mode != MSI_DATA_MODE_FIXED && mode != MSI_DATA_MODE_LOWEST)
 		return "delivery mode neither fixed nor lowest priority";
 	if ((data & MSI_DATA_VECTOR_MASK) < MSI_VECTOR_MIN)
-		return "vector below 16";
+		return "vector below 32";
 	msg->dest = (uint8_t)(address >> MSI_ADDRESS_DEST_SHIFT);
 	msg->logical = address & MSI_ADDRESS_DM;
 	msg->redirection_hint = address & MSI_ADDRESS_RH;

@@ -33,7 +33,7 @@ struct msi_message {
  *
  * Valid messages have address 0xfeeXXXXX with the upper 32 bits and the
  * reserved bits 11:4 zero, and edge-triggered data with the reserved
- * bits 31:16 and 13:11 zero, a vector of 16 or more and fixed or lowest-priority delivery. With RH set
+ * bits 31:16 and 13:11 zero, a vector of 32 or more and fixed or lowest-priority delivery. With RH set
  * in physical mode the destination must not be the broadcast ID 0xff.
  *
  * Return: NULL with @msg filled, or a constant string saying why the pair
