@@ -2,7 +2,8 @@
 /*
  * idt.c - an exception on an instruction the exception table lists resumes
  * at its fixup; any other prints the CPU state and stops the machine. The
- * wake-up and spurious vectors only acknowledge.
+ * wake-up and spurious vectors only acknowledge, and a guest's interrupt on
+ * an exception vector is dropped (arch/trap.h).
  */
 #include <stdint.h>
 
@@ -12,6 +13,7 @@
 #include "arch/kick.h"
 #include "arch/lapic.h"
 #include "arch/percpu.h"
+#include "arch/trap.h"
 #include "arch/x86.h"
 #include "boot/boot.h"
 
@@ -99,26 +101,33 @@ void idt_dispatch(struct trap_frame *f);
 
 void idt_dispatch(struct trap_frame *f)
 {
-	/* Nothing but kicks is sent as an NMI (arch/kick.c). */
-	if (f->vector == VECTOR_NMI) {
+	bool in_service = f->vector >= 16 && f->vector < 32 && lapic_in_service(f->vector);
+
+	switch (trap_classify(f->vector, in_service)) {
+	case TRAP_KICK:
 		kick_nmi(f);
 		return;
-	}
-	/* A sidecore samples its profile on its timer (docs/data-path.md). */
-	if (f->vector == VECTOR_TIMER && this_cpu()->timer_tick)
-		this_cpu()->timer_tick(f->rip);
-	if (f->vector == VECTOR_CONSOLE)
-		console_input_interrupt();
-	if (f->vector == VECTOR_SPURIOUS)
-		return;	/* SDM Vol. 3A §11.9: no EOI for a spurious interrupt */
-	/*
-	 * Every other interrupt only wakes or is dropped: a wake-up IPI, the
-	 * host timer, or a guest's interrupt that reached its core after the
-	 * guest left it (docs/vmx.md, "Direct interrupts").
-	 */
-	if (f->vector >= 32) {
+	case TRAP_SPURIOUS:
+		return;
+	case TRAP_LATE_GUEST:
+		__atomic_fetch_add(&this_cpu()->late_vectors, 1, __ATOMIC_RELAXED);
 		lapic_eoi();
 		return;
+	case TRAP_INTERRUPT:
+		/* A sidecore samples its profile on its timer (docs/data-path.md). */
+		if (f->vector == VECTOR_TIMER && this_cpu()->timer_tick)
+			this_cpu()->timer_tick(f->rip);
+		if (f->vector == VECTOR_CONSOLE)
+			console_input_interrupt();
+		/*
+		 * Every other interrupt only wakes or is dropped: a wake-up IPI,
+		 * or a guest's interrupt that reached its core after the guest
+		 * left it (docs/vmx.md, "Direct interrupts").
+		 */
+		lapic_eoi();
+		return;
+	case TRAP_EXCEPTION:
+		break;
 	}
 	/*
 	 * #GP and #UD are faults: the saved RIP is the instruction itself

@@ -1,62 +1,33 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Interrupt entry stubs. Each pushes a dummy error code where the CPU does
- * not (SDM Vol. 3A §6.13), then its vector, so every frame has one shape.
+ * Interrupt entry stubs. Each pushes its vector; isr_common then adds a
+ * zero error code where the CPU pushed none, so every frame has one shape.
+ * Whether it pushed one is read from the frame, not assumed from the
+ * vector: a guest's interrupt can arrive on a vector whose exception has
+ * an error code (17, 21, 29, 30), and an interrupt never pushes one. In
+ * 64-bit mode the CPU aligns RSP to 16 bytes before it pushes SS, RSP,
+ * RFLAGS, CS and RIP (SDM Vol. 3A §6.14.2), so after those five and the
+ * vector RSP is 16-byte aligned exactly when no error code lies between.
  */
 	.text
-
-.macro stub vector, has_error
-	.balign 16
-	.if \has_error == 0
-	pushq	$0
-	.endif
-	pushq	$\vector
-	jmp	isr_common
-.endm
 
 	.balign 16
 	.globl isr_stubs
 isr_stubs:
-	stub 0, 0
-	stub 1, 0
-	stub 2, 0
-	stub 3, 0
-	stub 4, 0
-	stub 5, 0
-	stub 6, 0
-	stub 7, 0
-	stub 8, 1
-	stub 9, 0
-	stub 10, 1
-	stub 11, 1
-	stub 12, 1
-	stub 13, 1
-	stub 14, 1
-	stub 15, 0
-	stub 16, 0
-	stub 17, 1
-	stub 18, 0
-	stub 19, 0
-	stub 20, 0
-	stub 21, 1
-	stub 22, 0
-	stub 23, 0
-	stub 24, 0
-	stub 25, 0
-	stub 26, 0
-	stub 27, 0
-	stub 28, 0
-	stub 29, 1
-	stub 30, 1
-	stub 31, 0
-	/* Interrupts: the host's own, and a guest's that reach its core after it left. */
-	.set vector, 32
-	.rept 256 - 32
-	stub vector, 0
+	.set vector, 0
+	.rept 256
+	.balign 16
+	pushq	$vector
+	jmp	isr_common
 	.set vector, vector + 1
 	.endr
 
 isr_common:
+	testq	$15, %rsp
+	jnz	1f
+	pushq	(%rsp)			/* the vector, one slot lower */
+	movq	$0, 8(%rsp)		/* and the zero error code where it was */
+1:
 	pushq	%rax
 	pushq	%rbx
 	pushq	%rcx

@@ -212,6 +212,11 @@ static bool lapic_any_bit(uint32_t reg)
 	return false;
 }
 
+bool lapic_in_service(uint8_t vector)
+{
+	return lapic_reg_read(APIC_REG_ISR + 0x10 * (vector / 32)) & (1u << (vector % 32));
+}
+
 /* The LVT entries this APIC has (§11.5.1); CMCI only with six or more. */
 static unsigned int lapic_lvts(uint32_t *reg)
 {

@@ -37,6 +37,15 @@ uint32_t lapic_id(void);
 void lapic_eoi(void);
 
 /**
+ * lapic_in_service() - whether this core's APIC has a vector in service
+ * @vector: the vector
+ *
+ * Return: its bit in the in-service register (SDM Vol. 3A §11.8.4): set
+ * from the interrupt's delivery until its EOI, never for an exception.
+ */
+bool lapic_in_service(uint8_t vector);
+
+/**
  * lapic_send_ipi() - send a fixed-vector interrupt to one core
  * @apic_id: local APIC ID of the destination
  * @vector: interrupt vector to deliver

@@ -42,6 +42,7 @@ struct percpu {
 	void (*timer_tick)(uint64_t rip);
 	volatile uint8_t kicked;	/* a kick came since the flag was cleared (arch/kick.c) */
 	struct console_capture *capture;	/* printk()'s text goes here while set */
+	uint64_t late_vectors;	/* guest interrupts on vectors 16-31 dropped by the IDT */
 };
 
 extern struct percpu percpu[MAX_CPUS];

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
 #
-# hv/arch: the exception-table lookup is pure logic; the table itself is
-# built by the linker.
-PURE_SRCS += hv/arch/extable.c
+# hv/arch: the exception-table lookup and the IDT's choice per vector are
+# pure logic; the table itself is built by the linker.
+PURE_SRCS += hv/arch/extable.c hv/arch/trap.c

@@ -155,9 +155,11 @@ void guest_print_counters(const struct guest *g)
 		char line[768];
 		int len;
 
-		len = snprintf(line, sizeof(line), "counters: guest %s vcpu %u state %s exits %lu irqs %lu faults %lu doorbells %lu",
+		len = snprintf(line, sizeof(line), "counters: guest %s vcpu %u state %s exits %lu irqs %lu faults %lu doorbells %lu refused %lu late %lu",
 			       g->name, i, guest_state_name(g->state), v->exits_total,
-			       v->irqs_sent, v->exceptions_injected, v->doorbells);
+			       v->irqs_sent, v->exceptions_injected, v->doorbells,
+			       v->ipis_refused + v->vectors_refused,
+			       __atomic_load_n(&percpu[v->cpu].late_vectors, __ATOMIC_RELAXED));
 		for (unsigned int r = 0; r < EXIT_REASON_COUNT && len < (int)sizeof(line); r++)
 			if (v->exits[r])
 				len += snprintf(line + len, sizeof(line) - len, " %s=%lu",
