@@ -7,7 +7,9 @@
  * moves out only what the UART takes at once on each pass of its loop. A
  * full ring drops whole lines and later says how many, so a flood of output
  * costs lines, never a core's progress. Until the drainer is named (early
- * boot) and after a panic, every line is written through at once.
+ * boot), every line is written through at once. A core that panics leaves
+ * the drainer as it is, or hands the role on if it is the drainer, so one
+ * core's end (a guest may cause it) costs no other core its console.
  */
 #include <stdarg.h>
 #include <string.h>
@@ -31,6 +33,7 @@
 static char ring_buf[CONSOLE_RING_SIZE];
 static struct log_ring ring = LOG_RING_INIT(ring_buf, CONSOLE_RING_SIZE);
 static struct spinlock ring_lock;	/* appenders */
+static unsigned int ring_holder = NO_DRAINER;	/* cpu inside ring_lock */
 static struct spinlock drain_lock;	/* takers */
 static unsigned int drain_holder = NO_DRAINER;	/* cpu inside drain_lock */
 static unsigned int drainer = NO_DRAINER;
@@ -39,6 +42,8 @@ static bool drain_requested;
 
 static void (*input_line)(const char *text);
 static bool input_waiting;	/* set by the UART's interrupt, taken by the drainer */
+/* The UART's interrupt went to a drainer that panicked: its heir reads on every pass. */
+static bool input_polled;
 static char input_buf[CONSOLE_INPUT_MAX];
 static unsigned int input_len;
 
@@ -120,7 +125,8 @@ bool console_drain(void)
 	if (__atomic_load_n(&drainer, __ATOMIC_RELAXED) != this_cpu()->cpu)
 		return false;
 	/* A plain load first: this runs on every pass of a sidecore's loop. */
-	if (input_line && __atomic_load_n(&input_waiting, __ATOMIC_RELAXED)) {
+	if (input_line && (__atomic_load_n(&input_waiting, __ATOMIC_RELAXED) ||
+			   __atomic_load_n(&input_polled, __ATOMIC_RELAXED))) {
 		__atomic_store_n(&input_waiting, false, __ATOMIC_RELAXED);
 		console_read_input();
 	}
@@ -162,7 +168,9 @@ static void console_append(const char *s, unsigned int len)
 	unsigned int d;
 
 	spin_lock(&ring_lock);
+	__atomic_store_n(&ring_holder, this_cpu()->cpu, __ATOMIC_RELAXED);
 	log_ring_append(&ring, s, len);
+	__atomic_store_n(&ring_holder, NO_DRAINER, __ATOMIC_RELAXED);
 	spin_unlock(&ring_lock);
 
 	d = __atomic_load_n(&drainer, __ATOMIC_ACQUIRE);
@@ -233,29 +241,55 @@ void log_msg(const char *fmt, ...)
 	console_append(line, len);
 }
 
+/* Another core that drains in its loop, for a drainer that panics; NO_DRAINER if none. */
+static unsigned int console_heir(unsigned int self)
+{
+	for (unsigned int cpu = 0; cpu < MAX_CPUS; cpu++)
+		if (cpu != self && percpu[cpu].online && percpu[cpu].role == CPU_ROLE_SIDECORE)
+			return cpu;
+	return NO_DRAINER;
+}
+
 /**
  * panic() - print a message and stop this core for good
  * @fmt: printf-style format of the message, printed after "panic: "
  * @...: the format's arguments
  *
- * Writes what is queued, then the message itself past the ring (a full ring
- * must not drop it). From here on every line is written through. A panic
- * inside the console's own drain (this core holds drain_lock) skips the lock
- * rather than wait for itself.
+ * While another core drains the console (this one is not the drainer, or
+ * hands the role to a sidecore), the message is queued like any line and
+ * that core writes it out: the other cores' lines stay lossy and the
+ * operator's input is still read. Only with no other drainer does this
+ * core write out what is queued and the message past the ring, and every
+ * later line is written through. A panic inside the console's own append
+ * or drain (this core holds its lock) skips the lock rather than wait for
+ * itself.
  */
 void panic(const char *fmt, ...)
 {
+	unsigned int self = this_cpu()->cpu, d;
 	char line[CONSOLE_LINE_MAX];
 	va_list ap;
 	bool locked;
 	int len;
 
 	irq_disable();
-	locked = __atomic_load_n(&drain_holder, __ATOMIC_RELAXED) != this_cpu()->cpu;
-	__atomic_store_n(&drainer, NO_DRAINER, __ATOMIC_RELEASE);
 	va_start(ap, fmt);
 	len = console_format(line, "panic: ", "\nsidecore: halted\n", fmt, ap);
 	va_end(ap);
+	d = __atomic_load_n(&drainer, __ATOMIC_ACQUIRE);
+	if (d == self) {
+		d = console_heir(self);
+		/* The UART's interrupt still names this core: the heir polls for input. */
+		__atomic_store_n(&input_polled, true, __ATOMIC_RELAXED);
+		__atomic_store_n(&drainer, d, __ATOMIC_RELEASE);
+	}
+	if (d != NO_DRAINER && __atomic_load_n(&ring_holder, __ATOMIC_RELAXED) != self &&
+	    __atomic_load_n(&drain_holder, __ATOMIC_RELAXED) != self) {
+		console_append(line, len);
+		cpu_halt_forever();
+	}
+	__atomic_store_n(&drainer, NO_DRAINER, __ATOMIC_RELEASE);
+	locked = __atomic_load_n(&drain_holder, __ATOMIC_RELAXED) != self;
 	if (locked)
 		console_drain_lock();
 	log_ring_take(&ring, console_sink_wait, NULL);

@@ -16,7 +16,8 @@
  *
  * Never waits on the UART once a drainer is named: the text goes into the
  * console ring, and a drainer on another core is woken with an IPI. Before
- * that (early boot) and after a panic it is written through at once.
+ * that (early boot), and after a panic that left no drainer, it is written
+ * through at once.
  */
 void printk(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
