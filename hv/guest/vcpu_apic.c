@@ -11,6 +11,7 @@
  */
 #include "arch/lapic.h"
 #include "arch/percpu.h"
+#include "arch/safe_insn.h"
 #include "arch/tsc.h"
 #include "arch/x86.h"
 #include "guest/guest.h"
@@ -157,14 +158,15 @@ bool vcpu_apic_msr(struct vcpu *v, uint32_t msr, bool write, uint64_t *value)
 			vcpu_apic_xapic_write(v, msr, (uint32_t)*value);
 			return true;
 		}
-		/* An x2APIC host intercepts only these two (vcpu_setup_bitmaps()). */
+		/*
+		 * An x2APIC host intercepts only these two (vcpu_setup_bitmaps());
+		 * the core faults where the guest's own WRMSR would have.
+		 */
 		if (msr == X2APIC_SELF_IPI)
-			wrmsr(msr, *value);
-		else if (msr == X2APIC_LVT_TIMER)
-			wrmsr(msr, apic_direct_timer_lvt(*value, true));
-		else
-			return false;
-		return true;
+			return safe_wrmsr(msr, *value);
+		if (msr == X2APIC_LVT_TIMER)
+			return safe_wrmsr(msr, apic_direct_timer_lvt(*value, true));
+		return false;
 	case APIC_DIRECT_REFUSE:
 		/* §11.5.3: an illegal vector is not delivered; nor is one the host's IDT owns. */
 		if (!v->vectors_refused++)
