@@ -10,6 +10,10 @@
 # legacy hole below 1 MiB: guest RAM under EPT, but neither RAM nor
 # reserved in the guest's e820, so STRICT_DEVMEM lets /dev/mem reach it;
 # the hypervisor writes nothing there (docs/guest-platform.md).
+#
+# With sidecore.sweep=1 the guest first raises every vector 0-255 with
+# all of them held back, and reboots with them still pending
+# ("apicabuse sweep reboot"): its end hands them to its core's host IDT.
 
 leftover_addr=0xdf100
 echo "crash: leftover $(devmem $leftover_addr 32)"
@@ -19,4 +23,5 @@ echo "crash: rebooting by sysrq"
 # reboot would cut them short.
 sleep 1
 echo 1 >/proc/sys/kernel/sysrq
+[ "${SIDECORE_SWEEP:-0}" = 1 ] && exec apicabuse sweep reboot
 echo b >/proc/sysrq-trigger

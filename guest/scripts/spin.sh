@@ -7,7 +7,9 @@
 # apicabuse.sh ends with it; with sidecore.spin=0 it does not, and this
 # script can come later in sidecore.script=. Lines still queued in the
 # console UART go out on timer ticks, which the spin stops: wait until its
-# transmit count stops moving first.
+# transmit count stops moving first. With sidecore.sweep=1 the spin
+# first raises every vector 0-255 through every path a guest has, with all
+# of them held back ("apicabuse sweep").
 
 drain() {
 	last=
@@ -21,4 +23,5 @@ drain() {
 
 echo "apicabuse: spinning"
 drain
-apicabuse spin
+[ "${SIDECORE_SWEEP:-0}" = 1 ] && exec apicabuse sweep spin
+exec apicabuse spin

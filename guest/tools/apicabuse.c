@@ -25,7 +25,21 @@
  * storm N IPIs" every 2^14 of them. CPU and TARGET are the guest's own
  * CPU numbers.
  *
- * usage: apicabuse rounds N | apicabuse spin | apicabuse storm CPU TARGET
+ * "sweep spin|reboot" holds back every interrupt as "spin" does (the
+ * nearest a user can come to CLI), then raises every vector 0-255 through
+ * each path a guest has: a fixed IPI to itself (by shorthand and by ID)
+ * and to every other APIC ID (its siblings, started or not, and IDs
+ * outside the guest), SELF_IPI, and the LVT timer in one-shot mode with a
+ * count of 1. The hypervisor must refuse every vector below 32 (they are
+ * the host's exception vectors); the others wait in the APIC, since the
+ * task priority holds them back, until the guest's end takes them into the
+ * host's IDT (docs/vmx.md, "Direct interrupts"). Then it spins, or reboots
+ * at once through the magic SysRq key: with reboot=t a triple fault, with
+ * the vectors still pending. It prints one line before the sweep; what it
+ * prints after may never leave the guest.
+ *
+ * usage: apicabuse rounds N | apicabuse spin | apicabuse storm CPU TARGET |
+ *        apicabuse sweep spin|reboot
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -44,6 +58,10 @@
 #define X2APIC_TPR	0x808
 #define X2APIC_ICR	0x830
 #define X2APIC_LINT0	0x835
+#define X2APIC_LVT_TIMER 0x832
+#define X2APIC_TIMER_ICR 0x838
+#define X2APIC_SELF_IPI	0x83f
+#define ICR_SELF	(1u << 18)
 #define ICR_INIT	(5u << 8)
 #define ICR_NMI		(4u << 8)
 #define ICR_LOGICAL	(1u << 11)
@@ -108,6 +126,38 @@ static int spin(void)
 	return 0;
 }
 
+/* Its own ID is among the IDS: a self IPI by shorthand and by ID. */
+static void sweep_vector(uint64_t vector)
+{
+	attempt("self IPI", X2APIC_ICR, ICR_SELF | ICR_ASSERT | vector);
+	for (uint32_t id = 0; id < IDS; id++)
+		attempt("IPI", X2APIC_ICR, (uint64_t)id << 32 | ICR_ASSERT | vector);
+	attempt("SELF_IPI", X2APIC_SELF_IPI, vector);
+	attempt("LVT timer", X2APIC_LVT_TIMER, vector);
+	attempt("timer count", X2APIC_TIMER_ICR, 1);
+}
+
+static int sweep(bool reboot)
+{
+	int trigger;
+
+	printf("apicabuse: sweeping vectors 0-255 through ICR, SELF_IPI and the LVT timer (%s)\n",
+	       reboot ? "then reboot" : "then spin");
+	fflush(stdout);
+	verbose = false;
+	trigger = reboot ? open("/proc/sysrq-trigger", O_WRONLY) : -1;
+	attempt("mask every interrupt (TPR 0xff)", X2APIC_TPR, 0xff);
+	for (uint64_t vector = 0; vector < 256; vector++)
+		sweep_vector(vector);
+	printf("apicabuse: sweep: %u writes, %u refused\n", tried, refused);
+	fflush(stdout);
+	if (trigger >= 0 && write(trigger, "b", 1) != 1)
+		printf("apicabuse: sweep: no reboot (%s)\n", strerror(errno));
+	for (;;)
+		__asm__ volatile("pause");
+	return 0;
+}
+
 /* The APIC ID of the guest's CPU cpu, read on that CPU. */
 static int apic_id_of(int cpu, uint64_t *id)
 {
@@ -163,8 +213,12 @@ int main(int argc, char **argv)
 	}
 	if (argc == 2 && !strcmp(argv[1], "spin"))
 		return spin();
+	if (argc == 3 && !strcmp(argv[1], "sweep") &&
+	    (!strcmp(argv[2], "spin") || !strcmp(argv[2], "reboot")))
+		return sweep(!strcmp(argv[2], "reboot"));
 	if (argc != 3 || strcmp(argv[1], "rounds") || (rounds = atoi(argv[2])) <= 0) {
-		printf("usage: apicabuse rounds N | apicabuse spin | apicabuse storm CPU TARGET\n");
+		printf("usage: apicabuse rounds N | apicabuse spin | apicabuse storm CPU TARGET | "
+		       "apicabuse sweep spin|reboot\n");
 		return 2;
 	}
 	printf("apicabuse: apic %u, base %#llx\n", (unsigned int)self, (unsigned long long)base);
