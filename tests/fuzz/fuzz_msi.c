@@ -38,7 +38,7 @@ static int reference_valid(uint64_t address, uint32_t data)
 
 	return high == 0 && low >> 20 == 0xfee && (low >> 4 & 0xff) == 0 &&
 	       data >> 16 == 0 && (data >> 11 & 7) == 0 && !(data >> 15 & 1) &&
-	       (mode == 0 || mode == 1) && (data & 0xff) >= 16 && !(rh && !dm && dest == 0xff);
+	       (mode == 0 || mode == 1) && (data & 0xff) >= 32 && !(rh && !dm && dest == 0xff);
 }
 
 static void check_message(uint64_t address, uint32_t data)
@@ -56,7 +56,7 @@ static void check_message(uint64_t address, uint32_t data)
 			  (address & 3);
 	rebuilt_data = msg.vector | (msg.lowest_priority ? 1u << 8 : 0) | (data & 1u << 14);
 	CHECK(rebuilt_address == address && rebuilt_data == data);
-	CHECK(msg.vector >= 16);
+	CHECK(msg.vector >= 32);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
