@@ -65,3 +65,4 @@ isr_common:
 	popq	%rax
 	addq	$16, %rsp		/* vector and error code */
 	iretq
+	.section .note.GNU-stack, "", @progbits
