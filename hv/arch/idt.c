@@ -101,7 +101,7 @@ void idt_dispatch(struct trap_frame *f);
 
 void idt_dispatch(struct trap_frame *f)
 {
-	bool in_service = f->vector >= 16 && f->vector < 32 && lapic_in_service(f->vector);
+	bool in_service = trap_needs_isr(f->vector) && lapic_in_service(f->vector);
 
 	switch (trap_classify(f->vector, in_service)) {
 	case TRAP_KICK:

@@ -11,11 +11,20 @@
 
 enum trap_action {
 	TRAP_KICK,		/* an NMI: nothing else is sent as one (arch/kick.c) */
-	TRAP_SPURIOUS,		/* no EOI (SDM Vol. 3A §11.9) */
+	TRAP_SPURIOUS,		/* a spurious interrupt: no EOI (SDM Vol. 3A §11.9) */
 	TRAP_INTERRUPT,		/* a host interrupt, or a late guest one: EOI */
 	TRAP_LATE_GUEST,	/* a guest interrupt on an exception vector: EOI, drop, count */
 	TRAP_EXCEPTION,		/* the exception table's fixup, or a panic */
 };
+
+/**
+ * trap_needs_isr() - whether trap_classify() needs the vector's in-service bit
+ * @vector: the vector the entry stub pushed
+ *
+ * Return: true for 16-31 and the spurious vector, the ones a guest's
+ * interrupt can share with something that is not one.
+ */
+bool trap_needs_isr(uint64_t vector);
 
 /**
  * trap_classify() - what the host IDT does with an entry
@@ -26,7 +35,10 @@ enum trap_action {
  * that reached its core after the guest left it when the APIC has it in
  * service, since an exception never sets an in-service bit (SDM Vol. 3A
  * §11.8.4); otherwise it is an exception, as every vector 0-15 is (the
- * APIC delivers none of them, §11.5.2).
+ * APIC delivers none of them, §11.5.2). The spurious vector is spurious
+ * only when not in service (§11.9): a guest's fixed interrupt on it needs
+ * its EOI like any other, or the core's APIC would not read clean after
+ * the guest.
  *
  * Return: the action.
  */

@@ -19,7 +19,7 @@ static enum trap_action expected(unsigned int vector, bool in_service)
 {
 	if (vector == VECTOR_NMI)
 		return TRAP_KICK;
-	if (vector == VECTOR_SPURIOUS)
+	if (vector == VECTOR_SPURIOUS && !in_service)
 		return TRAP_SPURIOUS;
 	if (vector >= 32)
 		return TRAP_INTERRUPT;
@@ -32,6 +32,18 @@ static void test_every_vector(void **state)
 	for (unsigned int vector = 0; vector < 256; vector++)
 		for (unsigned int bit = 0; bit < 2; bit++)
 			assert_int_equal(trap_classify(vector, bit), expected(vector, bit));
+	/* The in-service bit is read where it decides, and only there. */
+	for (unsigned int vector = 0; vector < 256; vector++)
+		assert_int_equal(trap_needs_isr(vector),
+				 trap_classify(vector, false) != trap_classify(vector, true));
+}
+
+/* A guest's fixed interrupt on 0xff is in service and needs its EOI. */
+static void test_spurious_vector(void **state)
+{
+	(void)state;
+	assert_int_equal(trap_classify(VECTOR_SPURIOUS, false), TRAP_SPURIOUS);
+	assert_int_equal(trap_classify(VECTOR_SPURIOUS, true), TRAP_INTERRUPT);
 }
 
 /*
@@ -61,6 +73,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_vector),
 		cmocka_unit_test(test_error_code_vectors),
+		cmocka_unit_test(test_spurious_vector),
 	};
 
 	return cmocka_run_group_tests_name("host IDT dispatch", tests, NULL, NULL);
