@@ -11,9 +11,9 @@
 # reserved in the guest's e820, so STRICT_DEVMEM lets /dev/mem reach it;
 # the hypervisor writes nothing there (docs/guest-platform.md).
 #
-# With sidecore.sweep=1 the guest first raises every vector 0-255 with
-# all of them held back, and reboots with them still pending
-# ("apicabuse sweep reboot"): its end hands them to its core's host IDT.
+# With sidecore.sweep=1 the guest first raises every vector 0-31 with
+# all of them held back, and reboots at once ("apicabuse sweep reboot"):
+# one the hypervisor let through would reach its core's host IDT then.
 
 leftover_addr=0xdf100
 echo "crash: leftover $(devmem $leftover_addr 32)"

@@ -8,7 +8,7 @@
 # script can come later in sidecore.script=. Lines still queued in the
 # console UART go out on timer ticks, which the spin stops: wait until its
 # transmit count stops moving first. With sidecore.sweep=1 the spin
-# first raises every vector 0-255 through every path a guest has, with all
+# first raises every vector 0-31 through every path a guest has, with all
 # of them held back ("apicabuse sweep").
 
 drain() {

@@ -26,17 +26,17 @@
  * CPU numbers.
  *
  * "sweep spin|reboot" holds back every interrupt as "spin" does (the
- * nearest a user can come to CLI), then raises every vector 0-255 through
- * each path a guest has: a fixed IPI to itself (by shorthand and by ID)
- * and to every other APIC ID (its siblings, started or not, and IDs
- * outside the guest), SELF_IPI, and the LVT timer in one-shot mode with a
- * count of 1. The hypervisor must refuse every vector below 32 (they are
- * the host's exception vectors); the others wait in the APIC, since the
- * task priority holds them back, until the guest's end takes them into the
- * host's IDT (docs/vmx.md, "Direct interrupts"). Then it spins, or reboots
- * at once through the magic SysRq key: with reboot=t a triple fault, with
- * the vectors still pending. It prints one line before the sweep; what it
- * prints after may never leave the guest.
+ * nearest a user can come to CLI), then raises every vector 0-31, the
+ * host's exception vectors, through each path a guest has: a fixed IPI to
+ * itself (by shorthand and by ID) and to every other APIC ID (its
+ * siblings, started or not, and IDs outside the guest), SELF_IPI, and the
+ * LVT timer in one-shot mode with a count of 1. The hypervisor must refuse
+ * every one (docs/vmx.md, "Direct interrupts"); one it let through would
+ * wait in the APIC, since the task priority holds it back, until the
+ * guest's end took it into the host's IDT. Then it spins, or reboots at
+ * once through the magic SysRq key: with reboot=t a triple fault. It
+ * prints one line before the sweep; what it prints after may never leave
+ * the guest.
  *
  * usage: apicabuse rounds N | apicabuse spin | apicabuse storm CPU TARGET |
  *        apicabuse sweep spin|reboot
@@ -72,6 +72,7 @@
 #define ROUND_US	200000	/* between rounds */
 #define VECTOR_RESCHEDULE 0xfd	/* Linux's: taking one costs a guest little */
 #define STORM_REPORT	(1u << 14)
+#define SWEEP_VECTORS	32	/* 0-31: the architecture's exception vectors */
 
 static int fd;
 
@@ -141,13 +142,13 @@ static int sweep(bool reboot)
 {
 	int trigger;
 
-	printf("apicabuse: sweeping vectors 0-255 through ICR, SELF_IPI and the LVT timer (%s)\n",
+	printf("apicabuse: sweeping vectors 0-31 through ICR, SELF_IPI and the LVT timer (%s)\n",
 	       reboot ? "then reboot" : "then spin");
 	fflush(stdout);
 	verbose = false;
 	trigger = reboot ? open("/proc/sysrq-trigger", O_WRONLY) : -1;
 	attempt("mask every interrupt (TPR 0xff)", X2APIC_TPR, 0xff);
-	for (uint64_t vector = 0; vector < 256; vector++)
+	for (uint64_t vector = 0; vector < SWEEP_VECTORS; vector++)
 		sweep_vector(vector);
 	printf("apicabuse: sweep: %u writes, %u refused\n", tried, refused);
 	fflush(stdout);
