@@ -268,15 +268,28 @@ static void main_print_extable(void)
 		printk("extable: fault fixup ok\n");
 }
 
+/* A guest's kernel or initrd: read again at every restart, so it must stay mapped. */
+static bool main_module_reloaded(const struct boot_module *m)
+{
+	for (unsigned int i = 0; i < config.guest_count; i++) {
+		const struct config_guest *cg = &config.guest[i];
+
+		if (cg->valid && (!strcmp(cg->kernel, m->name) || !strcmp(cg->initrd, m->name)))
+			return true;
+	}
+	return false;
+}
+
 /*
  * Page 0 goes from the map once nothing reads it: every AP is past its
- * trampoline, and no boot module a restart reloads lies there. The APs
- * flush their TLBs when they see booted (ap_main()).
+ * trampoline, and no module a restart reloads lies there (GRUB may put
+ * the small ones, the config, below 2 MiB; those are read only at boot).
+ * The APs flush their TLBs when they see booted (ap_main()).
  */
 static void main_unmap_page_zero(void)
 {
 	for (unsigned int i = 0; i < boot.module_count; i++) {
-		if (boot.module[i].start < PAGE_ZERO_END) {
+		if (boot.module[i].start < PAGE_ZERO_END && main_module_reloaded(&boot.module[i])) {
 			printk("paging: page 0 stays mapped: module '%s' lies below 2 MiB\n",
 			       boot.module[i].name);
 			return;
