@@ -8,10 +8,10 @@
 
 #include "arch/console.h"
 #include "arch/extable.h"
-#include "arch/paging.h"
 #include "arch/idt.h"
 #include "arch/kick.h"
 #include "arch/lapic.h"
+#include "arch/paging.h"
 #include "arch/percpu.h"
 #include "arch/x86.h"
 #include "boot/boot.h"

@@ -761,7 +761,7 @@ unsigned int virtio_vsock_poll_tx(struct virtio_vsock *dev, unsigned int budget)
 			break;
 		}
 		done++;
-		/* The counters' copy costs the rest of the turn (docs/data-path.md, "vsock"). */
+		/* A counters REQUEST ends the turn (docs/data-path.md, "Services on CID 2"). */
 		if (dev->host_charged) {
 			dev->host_charged = false;
 			done = budget;
