@@ -12,6 +12,7 @@
 #include "arch/idt.h"
 #include "arch/kick.h"
 #include "arch/lapic.h"
+#include "arch/paging.h"
 #include "arch/percpu.h"
 #include "arch/trap.h"
 #include "arch/x86.h"
@@ -20,6 +21,7 @@
 #define STUB_SIZE 16		/* .balign 16 in isr.S */
 #define VECTOR_UD 6
 #define VECTOR_GP 13
+#define VECTOR_PF 14
 #define GATE_INTERRUPT 0x8e	/* present, DPL 0, 64-bit interrupt gate */
 
 struct idt_gate {
@@ -95,6 +97,9 @@ static void idt_dump_exception(const struct trap_frame *f)
 	printk("  r9  %016lx r10 %016lx r11 %016lx r12 %016lx\n",
 	       f->r9, f->r10, f->r11, f->r12);
 	printk("  r13 %016lx r14 %016lx r15 %016lx\n", f->r13, f->r14, f->r15);
+	/* The first 2 MiB are unmapped after boot (paging_unmap_page_zero()). */
+	if (f->vector == VECTOR_PF && read_cr2() < PAGE_ZERO_END)
+		printk("  NULL dereference: cr2 %#lx lies in the unmapped first 2 MiB\n", read_cr2());
 }
 
 void idt_dispatch(struct trap_frame *f);
@@ -130,12 +135,12 @@ void idt_dispatch(struct trap_frame *f)
 		break;
 	}
 	/*
-	 * #GP and #UD are faults: the saved RIP is the instruction itself
+	 * #GP, #UD and #PF are faults: the saved RIP is the instruction itself
 	 * (SDM Vol. 3A §6.5), which the table may list. An NMI or machine
 	 * check that happens to interrupt a listed instruction is no failure
-	 * of it, so only these two vectors are looked up.
+	 * of it, so only these vectors are looked up.
 	 */
-	if (f->vector == VECTOR_GP || f->vector == VECTOR_UD) {
+	if (f->vector == VECTOR_GP || f->vector == VECTOR_UD || f->vector == VECTOR_PF) {
 		uint64_t fixup = extable_search(__extable_start, __extable_end, f->rip);
 
 		if (fixup) {

@@ -8,6 +8,7 @@
 
 #include "arch/console.h"
 #include "arch/paging.h"
+#include "arch/safe_insn.h"
 #include "arch/x86.h"
 #include "boot/boot.h"
 #include "mm/page_alloc.h"
@@ -86,6 +87,18 @@ bool paging_map_uncached(uint64_t base, uint64_t size)
 	}
 	write_cr3(hv_cr3);	/* drops the old translations from this CPU's TLB */
 	return true;
+}
+
+bool paging_unmap_page_zero(void)
+{
+	const uint64_t *pml4 = (const uint64_t *)(uintptr_t)hv_cr3;
+	const uint64_t *pdpt = (const uint64_t *)(uintptr_t)(pml4[0] & ~(PAGE_SIZE - 1));
+	uint64_t *pd = (uint64_t *)(uintptr_t)(pdpt[0] & ~(PAGE_SIZE - 1));
+	uint64_t value;
+
+	pd[0] = 0;
+	write_cr3(hv_cr3);
+	return !safe_read_u64(0, &value);
 }
 
 uint64_t paging_cr3(void)

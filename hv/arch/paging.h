@@ -6,6 +6,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* The first 2 MiB, page 0 of the map: unmapped once boot is done. */
+#define PAGE_ZERO_END	(2ull << 20)
+
 /**
  * paging_init() - build the hypervisor's page tables and switch to them
  * @limit: end of the address space to map; rounded up to 1 GiB, at most 512 GiB
@@ -48,5 +51,19 @@ uint64_t paging_limit(void);
  * Return: false when the range is beyond 512 GiB or no page is left for a table.
  */
 bool paging_map_uncached(uint64_t base, uint64_t size);
+
+/**
+ * paging_unmap_page_zero() - take the first 2 MiB out of the identity map
+ *
+ * Once nothing reads below 2 MiB (the APs are past their trampoline, no
+ * boot module lies there, the page pools start at 2 MiB), a NULL pointer
+ * or a small offset from one faults instead of reading the BIOS area
+ * (docs/boot.md). Flushes this CPU's TLB; every other CPU must flush its
+ * own before it relies on the fault. Boot CPU only.
+ *
+ * Return: true when a read of address 0 then faults, as a probe through
+ * the exception table shows.
+ */
+bool paging_unmap_page_zero(void);
 
 #endif

@@ -4,7 +4,8 @@
  * taking the machine down. Each instruction has an exception-table entry
  * whose fixup skips the instruction that clears the failure flag, so a #GP
  * or #UD on it returns false. Whatever executes an MSR index or a value that
- * a guest chose goes through these.
+ * a guest chose goes through these. A load that reports a #PF as well
+ * proves at boot that page 0 is unmapped.
  */
 #ifndef SIDECORE_ARCH_SAFE_INSN_H
 #define SIDECORE_ARCH_SAFE_INSN_H
@@ -60,6 +61,25 @@ static inline bool safe_xsetbv(uint32_t xcr, uint64_t value)
 		     : "c"(xcr), "a"((uint32_t)value), "d"((uint32_t)(value >> 32))
 		     : "cc", "memory");
 	return !failed;
+}
+
+/* A 64-bit load; false when it faulted (#PF on an unmapped page, #GP off canonical). */
+static inline bool safe_read_u64(uintptr_t addr, uint64_t *value)
+{
+	uint64_t v = 0;
+	uint32_t failed = 1;
+
+	asm volatile("1: movq (%[addr]), %[v]\n\t"
+		     "xorl %[failed], %[failed]\n"
+		     "2:\n\t"
+		     EXTABLE_ENTRY("1b", "2b")
+		     : [failed] "+r"(failed), [v] "+r"(v)
+		     : [addr] "r"(addr)
+		     : "cc", "memory");
+	if (failed)
+		return false;
+	*value = v;
+	return true;
 }
 
 #endif

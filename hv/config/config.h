@@ -70,6 +70,7 @@ enum config_guest_key {
 	CONFIG_KEY_ON_CRASH,
 	CONFIG_KEY_ON_POWEROFF,
 	CONFIG_KEY_UPLINK,
+	CONFIG_KEY_VSOCK_COUNTERS,
 	CONFIG_GUEST_KEY_COUNT
 };
 
@@ -91,6 +92,7 @@ struct config_guest {
 	enum config_action on_crash;
 	enum config_action on_poweroff;
 	bool uplink;				/* may exchange frames with the wire */
+	bool vsock_counters;			/* CID 2 serves it its counters (port 1552) */
 };
 
 struct config {

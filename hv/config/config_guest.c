@@ -202,6 +202,17 @@ static const char *config_key_uplink(struct config_guest *guest, const char *val
 	return NULL;
 }
 
+static const char *config_key_vsock_counters(struct config_guest *guest, const char *value)
+{
+	if (!strcmp(value, "yes"))
+		guest->vsock_counters = true;
+	else if (!strcmp(value, "no"))
+		guest->vsock_counters = false;
+	else
+		return "expected yes or no";
+	return NULL;
+}
+
 static const struct {
 	const char *name;
 	const char *(*parse)(struct config_guest *guest, const char *value);
@@ -218,6 +229,7 @@ static const struct {
 	[CONFIG_KEY_ON_CRASH] = { "on_crash", config_key_on_crash },
 	[CONFIG_KEY_ON_POWEROFF] = { "on_poweroff", config_key_on_poweroff },
 	[CONFIG_KEY_UPLINK] = { "uplink", config_key_uplink },
+	[CONFIG_KEY_VSOCK_COUNTERS] = { "vsock_counters", config_key_vsock_counters },
 };
 
 /**
@@ -288,7 +300,8 @@ void config_init_guest(struct config_guest *guest, unsigned int header_line)
  * @parser: the parser's state; nothing happens when parser->guest is NULL.
  *
  * Reports each required key the section lacks, on the header's line, and
- * derives the MAC from the name when none was given.
+ * `vsock_counters = yes` without a `cid`, and derives the MAC from the
+ * name when none was given.
  */
 void config_finish_guest(struct config_parser *parser)
 {
@@ -302,6 +315,12 @@ void config_finish_guest(struct config_parser *parser)
 			continue;
 		log_msg(CONFIG_ERROR_FORMAT "missing; every guest needs one",
 			guest->line, config_guest_keys[required[i]].name);
+		config_count_error(parser);
+	}
+	/* The service is CID 2's, reached only through the guest's vsock device. */
+	if (guest->vsock_counters && !guest->key_line[CONFIG_KEY_CID]) {
+		log_msg(CONFIG_ERROR_FORMAT "needs a `cid` too: only a guest with a vsock device "
+			"reaches CID 2", guest->key_line[CONFIG_KEY_VSOCK_COUNTERS], "vsock_counters");
 		config_count_error(parser);
 	}
 	if (!guest->key_line[CONFIG_KEY_MAC])

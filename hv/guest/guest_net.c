@@ -187,6 +187,19 @@ static void guest_net_print_counters(const struct sidecore_port *port, unsigned 
 	}
 }
 
+void guest_net_print_own_counters(const struct guest *g)
+{
+	for (unsigned int i = 0; i < g->device_count; i++) {
+		const struct guest_net *gn;
+
+		/* Its ops table, not its name, says a device is a guest_net. */
+		if (g->device[i]->ops != &guest_net_device_ops)
+			continue;
+		gn = container_of(g->device[i], struct guest_net, dev);
+		guest_net_print_counters(&gn->port, gn->sidecore->index);
+	}
+}
+
 static const struct sidecore_port_ops guest_net_port_ops = {
 	.live = guest_net_live,
 	.poll = guest_net_poll,

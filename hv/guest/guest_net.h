@@ -49,4 +49,14 @@ struct guest_net {
  */
 bool guest_net_create(struct guest *g, struct sidecore *sc, const uint8_t mac[6], bool wire);
 
+/**
+ * guest_net_print_own_counters() - print the counters of a guest's own NIC
+ * @g: the guest
+ *
+ * The port's line and its queue lines, as the counters snapshot prints
+ * them (docs/data-path.md, "Counters"), for @g's NIC alone; nothing when
+ * it has none.
+ */
+void guest_net_print_own_counters(const struct guest *g);
+
 #endif

@@ -25,6 +25,7 @@
 #include "config/guest_layout.h"
 #include "guest/guest.h"
 #include "guest/guest_log.h"
+#include "guest/guest_net.h"
 #include "guest/guest_virtio.h"
 #include "guest/guest_vsock.h"
 #include "lib/container.h"
@@ -88,23 +89,6 @@ static void guest_vsock_interrupt(struct virtio_vsock *dev, unsigned int source)
 		virtio_pci_config_interrupt(&gv->pci);
 	else
 		virtio_pci_interrupt(&gv->pci, source);
-}
-
-/*
- * CID 2's counters service: the lines port 0x610 prints (docs/vmx.md),
- * written into the connection's buffer instead of onto the console.
- * Called in the sidecore's pass: the counters are read as the console
- * command reads them, without the other sidecores' locks.
- */
-static unsigned int guest_vsock_snapshot(void *ctx, char *buf, unsigned int size)
-{
-	struct guest_vsock *gv = ctx;
-	struct console_capture capture = { .buf = buf, .size = size };
-
-	console_capture(&capture);
-	gv->guest->print_counters(0);
-	console_capture(NULL);
-	return capture.len;
 }
 
 static uint32_t guest_vsock_config_read(void *ctx, unsigned int offset, unsigned int size)
@@ -219,6 +203,26 @@ static void guest_vsock_print_counters(const struct sidecore_port *port, unsigne
 	       s->echoed, s->discarded, gv->pci.kicks);
 }
 
+/*
+ * CID 2's counters service: the asking guest's own lines of the counters
+ * snapshot (docs/data-path.md, "Counters"), its vCPUs', its NIC's and its
+ * vsock device's, written into buf instead of onto the console; no other
+ * guest's, no sidecore's, no TSC (docs/security.md). Called in the
+ * sidecore's pass, at most once per VIRTIO_VSOCK_COUNTERS_MS.
+ */
+static unsigned int guest_vsock_snapshot(void *ctx, char *buf, unsigned int size)
+{
+	struct guest_vsock *gv = ctx;
+	struct console_capture capture = { .buf = buf, .size = size };
+
+	console_capture(&capture);
+	guest_print_counters(gv->guest);
+	guest_net_print_own_counters(gv->guest);
+	guest_vsock_print_counters(&gv->port, gv->sidecore->index);
+	console_capture(NULL);
+	return capture.len;
+}
+
 static const struct sidecore_port_ops guest_vsock_port_ops = {
 	.live = guest_vsock_live,
 	.poll = guest_vsock_poll,
@@ -237,9 +241,11 @@ static bool guest_vsock_init(struct guest_vsock *gv, struct guest *g, struct sid
 		.table = &guest_vsock_table,
 		.domain = guest_vsock_domain(sc),
 		.interrupt = guest_vsock_interrupt,
-		.snapshot = guest_vsock_snapshot,
+		/* Off unless the guest's section asks for it (docs/config.md). */
+		.snapshot = g->config->vsock_counters ? guest_vsock_snapshot : NULL,
 		.ctx = gv,
 		.stall_timeout = tsc_hz() / 1000 * VIRTIO_VSOCK_STALL_MS,
+		.counters_interval = tsc_hz() / 1000 * VIRTIO_VSOCK_COUNTERS_MS,
 	};
 
 	memset(gv, 0, sizeof(*gv));

@@ -84,7 +84,8 @@ static void main_fill_page_pools(void)
 	static struct memmap part;
 
 	page_alloc_init(topo.node_count);
-	memmap_remove(&free_ram, 0, LOW_MEMORY_END);
+	/* Nothing the pools hand out may lie in page 0, which goes after boot. */
+	memmap_remove(&free_ram, 0, PAGE_ZERO_END);
 	if (!topo.mem_count) {
 		for (unsigned int i = 0; i < free_ram.count; i++)
 			page_pool_add(page_alloc_pool(0), free_ram.range[i].base,
@@ -150,6 +151,8 @@ static void main_probe_vmx(unsigned int cpu)
 
 static void ap_main(unsigned int cpu)
 {
+	bool flushed = false;
+
 	percpu_setup(cpu);
 	idt_load();
 	lapic_init();
@@ -160,14 +163,21 @@ static void ap_main(unsigned int cpu)
 
 	/* Idle until the boot CPU hands this core a vCPU (it sends VECTOR_WAKEUP). */
 	for (;;) {
-		struct vcpu *v = __atomic_load_n(&this_cpu()->vcpu, __ATOMIC_ACQUIRE);
+		struct vcpu *v = NULL;
 
+		/* Page 0 left the map before booted: drop what the trampoline cached of it. */
+		if (!flushed && __atomic_load_n(&booted, __ATOMIC_ACQUIRE)) {
+			write_cr3(read_cr3());
+			flushed = true;
+		}
+		if (flushed)
+			v = __atomic_load_n(&this_cpu()->vcpu, __ATOMIC_ACQUIRE);
 		if (v) {
 			guest_run_vcpu(v);
 			this_cpu()->vcpu = NULL;
 			this_cpu()->role = CPU_ROLE_IDLE;
 		}
-		if (booted && this_cpu()->role == CPU_ROLE_SIDECORE)
+		if (flushed && this_cpu()->role == CPU_ROLE_SIDECORE)
 			sidecore_run(sidecore_of_cpu(cpu));
 		cpu_idle();
 	}
@@ -258,6 +268,46 @@ static void main_print_extable(void)
 		printk("extable: fault fixup ok\n");
 }
 
+/* A guest's kernel or initrd: read again at every restart, so it must stay mapped. */
+static bool main_module_reloaded(const struct boot_module *m)
+{
+	for (unsigned int i = 0; i < config.guest_count; i++) {
+		const struct config_guest *cg = &config.guest[i];
+
+		if (cg->valid && (!strcmp(cg->kernel, m->name) || !strcmp(cg->initrd, m->name)))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Page 0 goes from the map once nothing reads it: every AP is past its
+ * trampoline, and no module a restart reloads lies there (GRUB may put
+ * the small ones, the config, below 2 MiB; those are read only at boot).
+ * The APs flush their TLBs when they see booted (ap_main()).
+ */
+static void main_unmap_page_zero(void)
+{
+	for (unsigned int i = 0; i < boot.module_count; i++) {
+		if (boot.module[i].start < PAGE_ZERO_END && main_module_reloaded(&boot.module[i])) {
+			printk("paging: page 0 stays mapped: module '%s' lies below 2 MiB\n",
+			       boot.module[i].name);
+			return;
+		}
+	}
+	for (unsigned int c = 0; c < topo.cpu_count; c++) {
+		if (!percpu[c].online) {
+			printk("paging: page 0 stays mapped: cpu %u may still run the AP trampoline\n",
+			       c);
+			return;
+		}
+	}
+	if (paging_unmap_page_zero())
+		printk("paging: page 0 unmapped, a read of address 0 faults\n");
+	else
+		printk("paging: page 0 unmapped, but a read of address 0 did not fault\n");
+}
+
 static void main_load_config(void)
 {
 	const struct boot_module *m = bootinfo_find_module(&boot, "config");
@@ -346,6 +396,7 @@ void hv_main(uint32_t magic, const void *mbi)
 	main_print_nodes();
 	main_print_vmx();
 	main_print_extable();
+	main_unmap_page_zero();
 	guests_create(&config, &boot);
 	uplink_start();
 	guests_print_summary(&topo);

@@ -170,6 +170,7 @@ bool virtio_vsock_init(struct virtio_vsock *dev, const struct virtio_vsock_param
 	dev->name = params->name;
 	dev->cid = params->cid;
 	dev->stall_timeout = params->stall_timeout;
+	dev->counters_interval = params->counters_interval;
 	dev->config.guest_cid = params->cid;
 	for (unsigned int i = 0; i < VIRTIO_VSOCK_QUEUES; i++)
 		virtq_init(&dev->queue[i], params->mem, params->name, i);
@@ -760,6 +761,11 @@ unsigned int virtio_vsock_poll_tx(struct virtio_vsock *dev, unsigned int budget)
 			break;
 		}
 		done++;
+		/* A counters REQUEST ends the turn (docs/data-path.md, "Services on CID 2"). */
+		if (dev->host_charged) {
+			dev->host_charged = false;
+			done = budget;
+		}
 		if (result == VSOCK_STALLED || result == VSOCK_BUSY) {
 			vsock_blocked_add(dev, &blocked, &park, result);
 			dev->parked[dev->parked_count++] = park;

@@ -46,7 +46,7 @@
 /* Its ports (docs/data-path.md, "Services on CID 2"), SOCK_STREAM only. */
 #define VIRTIO_VSOCK_PORT_ECHO		7	/* every byte back, in order */
 #define VIRTIO_VSOCK_PORT_DISCARD	9	/* every byte taken and counted */
-#define VIRTIO_VSOCK_PORT_COUNTERS	1552	/* the counters, as I/O port 0x610 prints them */
+#define VIRTIO_VSOCK_PORT_COUNTERS	1552	/* the asking guest's own counters */
 /* Connections to CID 2 one device may hold at once; a REQUEST past them gets an RST. */
 #define VIRTIO_VSOCK_HOST_CONNS		4
 /*
@@ -61,6 +61,17 @@
  * half of it has gone by.
  */
 #define VIRTIO_VSOCK_DISCARD_BUF	(256 * 1024)
+/*
+ * The counters service's text: one guest's vCPU lines, its NIC's port
+ * and queue lines and its vsock line. Lines past it are left out whole.
+ */
+#define VIRTIO_VSOCK_COUNTERS_MAX	(8 * 1024)
+/*
+ * A device formats that text at most once in this long; REQUESTs within
+ * it get the same text, so a flood of them costs its sidecore a copy of
+ * a few KiB each, not the formatting (docs/security.md).
+ */
+#define VIRTIO_VSOCK_COUNTERS_MS	100
 /*
  * The longest payload a packet may carry: what Linux sends at most
  * (VIRTIO_VSOCK_MAX_PKT_BUF_SIZE); a longer one breaks the transmitq.
@@ -94,8 +105,8 @@
 struct virtio_vsock;
 
 /*
- * Writes the hypervisor's counters as text into buf (size bytes at most);
- * returns the length. For CID 2's counters service.
+ * Writes the device's guest's own counters as text into buf (size bytes
+ * at most); returns the length. For CID 2's counters service.
  */
 typedef unsigned int (*virtio_vsock_snapshot_fn)(void *ctx, char *buf, unsigned int size);
 
@@ -227,6 +238,12 @@ struct virtio_vsock {
 	struct virtio_vsock_host_conn host[VIRTIO_VSOCK_HOST_CONNS];
 	bool host_blocked;	/* output waits for receive buffers ... */
 	uint16_t host_blocked_avail;	/* ... beyond this avail->idx */
+	bool host_charged;	/* a counters REQUEST was taken: it ends the port's turn */
+	bool counters_valid;	/* counters holds text, formatted at counters_at */
+	uint64_t counters_at;
+	uint64_t counters_interval;	/* VIRTIO_VSOCK_COUNTERS_MS in the units of flush's now */
+	unsigned int counters_len;
+	char counters[VIRTIO_VSOCK_COUNTERS_MAX];
 	struct virtio_vsock_stats stats;
 };
 
@@ -240,6 +257,7 @@ struct virtio_vsock_params {
 	virtio_vsock_snapshot_fn snapshot;	/* NULL: no counters service */
 	void *ctx;
 	uint64_t stall_timeout;	/* VIRTIO_VSOCK_STALL_MS in the units of flush's now */
+	uint64_t counters_interval;	/* VIRTIO_VSOCK_COUNTERS_MS, in the same units */
 };
 
 /* What the device offers (virtio 1.1 §5.10.3), for a constant ops table. */

@@ -2,7 +2,8 @@
 /*
  * virtio_vsock_host.c - the hypervisor's own end of a guest's connections
  * to CID 2 (docs/data-path.md, "Services on CID 2"): echo on port 7,
- * discard on port 9, the counters on port 1552, SOCK_STREAM only.
+ * discard on port 9, the guest's own counters on port 1552, SOCK_STREAM
+ * only.
  *
  * The services speak the protocol as a Linux peer does (virtio 1.2
  * §5.10.6): a REQUEST gets a RESPONSE, every packet carries the service's
@@ -11,8 +12,9 @@
  * has no room for. They take every packet at once, so a guest never waits
  * on CID 2 in its transmitq: echo keeps what it has not sent back yet in
  * its connection's ring, and grants no more credit than the ring holds;
- * the counters service fills the ring with its text at once, and ends the
- * stream once it is out.
+ * the counters service fills the ring with its text at once (formatted at
+ * most once per VIRTIO_VSOCK_COUNTERS_MS), and ends the stream once it is
+ * out.
  * What a service owes, a RESPONSE, a CREDIT_UPDATE, echoed bytes, waits in
  * its connection until the guest's receive buffers and credit take it.
  */
@@ -180,6 +182,9 @@ void virtio_vsock_host_poll(struct virtio_vsock *dev)
 	const struct virtq *rx = &dev->queue[VIRTIO_VSOCK_RX_QUEUE];
 	bool blocked = false;
 
+	/* A receiveq never enabled has no ring to look at: output waits for it. */
+	if (!rx->ready)
+		return;
 	/* Output that found no receive buffers waits for the driver to post some. */
 	if (dev->host_blocked && virtq_avail_idx(rx) == dev->host_blocked_avail)
 		return;
@@ -202,6 +207,23 @@ void virtio_vsock_host_poll(struct virtio_vsock *dev)
 	}
 }
 
+/*
+ * Formats the counters' text unless it is younger than counters_interval:
+ * a guest asking in a loop gets the same text, not a sidecore busy
+ * formatting for it.
+ */
+static void host_counters_refresh(struct virtio_vsock *dev)
+{
+	unsigned int len;
+
+	if (dev->counters_valid && dev->now - dev->counters_at < dev->counters_interval)
+		return;
+	len = dev->snapshot(dev->ctx, dev->counters, sizeof(dev->counters));
+	dev->counters_len = len < sizeof(dev->counters) ? len : sizeof(dev->counters);
+	dev->counters_at = dev->now;
+	dev->counters_valid = true;
+}
+
 /* A REQUEST: a free slot for a known service gets a RESPONSE, anything else an RST. */
 static bool host_connect(struct virtio_vsock *dev, const struct virtio_vsock_hdr *hdr,
 			 struct virtio_vsock_host_conn *conn)
@@ -221,12 +243,13 @@ static bool host_connect(struct virtio_vsock *dev, const struct virtio_vsock_hdr
 	conn->peer_buf_alloc = hdr->buf_alloc;
 	conn->peer_fwd_cnt = hdr->fwd_cnt;
 	conn->owed = VSOCK_OWE_RESPONSE;
-	/* The snapshot of the moment of the REQUEST, sent as echo sends, then the end. */
+	/* The device's latest text, sent as echo sends, then the end. */
 	if (conn->service == VIRTIO_VSOCK_PORT_COUNTERS) {
-		conn->held = dev->snapshot(dev->ctx, (char *)conn->ring, VIRTIO_VSOCK_ECHO_BUF);
-		if (conn->held > VIRTIO_VSOCK_ECHO_BUF)
-			conn->held = VIRTIO_VSOCK_ECHO_BUF;
+		host_counters_refresh(dev);
+		memcpy(conn->ring, dev->counters, dev->counters_len);
+		conn->held = dev->counters_len;
 		conn->owed |= VSOCK_OWE_SHUTDOWN;
+		dev->host_charged = true;
 	}
 	dev->host_blocked = false;
 	return true;
@@ -320,4 +343,6 @@ void virtio_vsock_host_reset(struct virtio_vsock *dev)
 	for (unsigned int i = 0; i < VIRTIO_VSOCK_HOST_CONNS; i++)
 		host_free(&dev->host[i]);
 	dev->host_blocked = false;
+	dev->host_charged = false;
+	dev->counters_valid = false;
 }

@@ -20,5 +20,7 @@ for spec in corei5_lynnfield_750:0 corei7_haswell_4770:1; do
 	done
 	tap_line $log 'node 0: cpus 0,1 mem [0-9]+ MiB' "$model: one node with both cpus"
 	tap_line $log 'extable: fault fixup ok' "$model: a #GP in root mode on each core ends at its fixup"
+	tap_line $log 'paging: page 0 unmapped, a read of address 0 faults' \
+		"$model: page 0 unmapped after boot: a NULL dereference faults"
 done
 tap_done

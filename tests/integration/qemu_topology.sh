@@ -16,6 +16,8 @@ tap_node_mem $log 0 1024 "1s2c: node 0 memory"
 tap_no_line $log '^node 1:' "1s2c: no second node"
 tap_line $log 'sidecore: cpu 0 node 0' "1s2c: sidecore on cpu 0"
 tap_line $log 'vmx: unavailable \(cpu has no VMX\)' "1s2c: VMX absence reported"
+tap_line $log 'paging: page 0 unmapped, a read of address 0 faults' \
+	"1s2c: page 0 unmapped after boot: a NULL dereference faults"
 
 # 2 sockets x 2 cores, two NUMA nodes with unequal memory.
 log=$out/2s2c.log
@@ -28,6 +30,8 @@ tap_node_mem $log 1 1024 "2s2c: node 1 memory"
 tap_line $log 'sidecore: cpu 0 node 0' "2s2c: node 0 sidecore is its first cpu"
 tap_line $log 'sidecore: cpu 2 node 1' "2s2c: node 1 sidecore is its first cpu"
 tap_line $log 'smp: 4 of 4 cpus online' "2s2c: every AP reported in"
+tap_line $log 'paging: page 0 unmapped, a read of address 0 faults' \
+	"2s2c: page 0 unmapped once every AP left its trampoline"
 
 # 2 sockets x 3 cores, memory mostly on node 1, node 0's sidecore moved by
 # the config; node 1 keeps its default.

@@ -157,6 +157,22 @@ static void test_uplink(void **state)
 	assert_false(guest_named("c")->uplink);
 }
 
+/* CID 2's counters service is off unless asked for, and only with a vsock device. */
+static void test_vsock_counters(void **state)
+{
+	(void)state;
+	assert_int_equal(parse(GOOD_GUEST("a") "cid = 3\nvsock_counters = yes\n"
+			       GOOD_GUEST("b") "cid = 4\nvsock_counters = no\n"
+			       GOOD_GUEST("c") "cid = 5\n"), 0);
+	assert_true(guest_named("a")->vsock_counters);
+	assert_false(guest_named("b")->vsock_counters);
+	assert_false(guest_named("c")->vsock_counters);
+	assert_one_error("[guest a]\nkernel = k\nmemory = 64M\nvsock_counters = yes\n",
+			 "config line 4: key 'vsock_counters': needs a `cid` too");
+	assert_false(config.guest[0].valid);
+	assert_int_equal(parse(GOOD_GUEST("a") "vsock_counters = no\n"), 0);
+}
+
 static void test_sidecores(void **state)
 {
 	(void)state;
@@ -388,6 +404,7 @@ static void test_guest_defaults(void **state)
 	assert_memory_equal(guest->mac, alpha_mac, 6);
 	assert_int_equal(guest->cid, 3);
 	assert_false(guest->uplink);
+	assert_false(guest->vsock_counters);
 	for (int key = 0; key < CONFIG_GUEST_KEY_COUNT; key++) {
 		unsigned int given = key == CONFIG_KEY_KERNEL ? 3 : key == CONFIG_KEY_MEMORY ? 4 : 0;
 
@@ -401,7 +418,7 @@ static void test_key_names(void **state)
 {
 	static const char *const names[CONFIG_GUEST_KEY_COUNT] = {
 		"kernel", "initrd", "cmdline", "memory", "vcpus", "cpus", "node", "mac",
-		"cid", "on_crash", "on_poweroff", "uplink",
+		"cid", "on_crash", "on_poweroff", "uplink", "vsock_counters",
 	};
 
 	(void)state;
@@ -528,6 +545,7 @@ static void test_bad_values(void **state)
 		{ "on_poweroff = STOP", "key 'on_poweroff': expected stop or restart" },
 		{ "uplink = true", "key 'uplink': expected yes or no" },
 		{ "uplink = YES", "key 'uplink': expected yes or no" },
+		{ "vsock_counters = on", "key 'vsock_counters': expected yes or no" },
 		{ "nic = first", "key 'nic': is a global key" },
 		{ "sidecores = 1", "key 'sidecores': is a global key: set it before the first section" },
 		{ "console_baud = 9600", "key 'console_baud': is a global key" },
@@ -829,6 +847,7 @@ int main(void)
 		cmocka_unit_test(test_nic),
 		cmocka_unit_test(test_nic_errors),
 		cmocka_unit_test(test_uplink),
+		cmocka_unit_test(test_vsock_counters),
 		cmocka_unit_test(test_global_key_twice),
 		cmocka_unit_test(test_line_errors),
 		cmocka_unit_test(test_line_too_long),

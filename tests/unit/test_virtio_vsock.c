@@ -40,6 +40,7 @@
 #define C		2
 #define BIG		(64 * 1024)
 #define STALL		100	/* the devices' stall timeout, in w->now units */
+#define COUNTERS_EVERY	50	/* the counters' interval, in w->now units */
 
 struct guest {
 	struct guest_mem mem;
@@ -47,6 +48,7 @@ struct guest {
 	struct virtio_vsock dev;
 	unsigned int interrupts[VIRTIO_VSOCK_QUEUES + 1];
 	uint64_t cid;
+	unsigned int snapshots;	/* times the counters' text was formatted */
 };
 
 /* A sidecore's lock as the devices see it; busy: another core holds it. */
@@ -134,9 +136,9 @@ static void domain_unlock(struct virtio_vsock_domain *ops)
 /* The hypervisor's counters, as the glue would write them. */
 static unsigned int fake_snapshot(void *ctx, char *buf, unsigned int size)
 {
-	const struct guest *g = ctx;
-	int len = snprintf(buf, size, "counters: begin\ncounters: vsock cid %lu\ncounters: end\n",
-			   (unsigned long)g->cid);
+	struct guest *g = ctx;
+	int len = snprintf(buf, size, "counters: vsock cid %lu snapshot %u\n",
+			   (unsigned long)g->cid, ++g->snapshots);
 
 	return len < 0 ? 0 : (unsigned int)len;
 }
@@ -154,6 +156,7 @@ static struct guest *guest_new(struct world *w, unsigned int n)
 		.snapshot = fake_snapshot,
 		.ctx = g,
 		.stall_timeout = STALL,
+		.counters_interval = COUNTERS_EVERY,
 	};
 
 	assert_non_null(g);
@@ -1545,25 +1548,31 @@ static void test_host_discard(void **state)
 	assert_int_equal(got.fwd_cnt, 2 * BIG + 10);
 }
 
-/* The counters service answers with the snapshot of the moment, then ends the stream. */
+/* Asks CID 2 for g's counters from g's port 1000 and checks the text that comes back. */
+static void host_expect_counters(struct world *w, struct guest *g, const char *want)
+{
+	struct virtio_vsock_hdr got;
+
+	host_send(w, g, VIRTIO_VSOCK_PORT_COUNTERS, VIRTIO_VSOCK_OP_REQUEST, 0, 262144, 0);
+	run_pass(w);
+	host_expect(w, g, VIRTIO_VSOCK_PORT_COUNTERS, VIRTIO_VSOCK_OP_RESPONSE, 0);
+	got = host_expect(w, g, VIRTIO_VSOCK_PORT_COUNTERS, VIRTIO_VSOCK_OP_RW, 0);
+	assert_int_equal(got.len, strlen(want));
+	assert_memory_equal(w->received, want, strlen(want));
+	got = host_expect(w, g, VIRTIO_VSOCK_PORT_COUNTERS, VIRTIO_VSOCK_OP_SHUTDOWN, 0);
+	assert_int_equal(got.flags, VIRTIO_VSOCK_SHUTDOWN_RCV | VIRTIO_VSOCK_SHUTDOWN_SEND);
+	assert_nothing_received(w, g);
+}
+
+/* The counters service answers with the device's text, then ends the stream. */
 static void test_host_counters(void **state)
 {
 	struct world *w = *state;
 	struct guest *a = w->g[A];
-	const char want[] = "counters: begin\ncounters: vsock cid 3\ncounters: end\n";
-	struct virtio_vsock_hdr got;
 
 	configure_all(w, ALL);
-	post_rx_buffers(a, 4);
-	host_send(w, a, VIRTIO_VSOCK_PORT_COUNTERS, VIRTIO_VSOCK_OP_REQUEST, 0, 262144, 0);
-	run_pass(w);
-	host_expect(w, a, VIRTIO_VSOCK_PORT_COUNTERS, VIRTIO_VSOCK_OP_RESPONSE, 0);
-	got = host_expect(w, a, VIRTIO_VSOCK_PORT_COUNTERS, VIRTIO_VSOCK_OP_RW, 0);
-	assert_int_equal(got.len, sizeof(want) - 1);
-	assert_memory_equal(w->received, want, sizeof(want) - 1);
-	got = host_expect(w, a, VIRTIO_VSOCK_PORT_COUNTERS, VIRTIO_VSOCK_OP_SHUTDOWN, 0);
-	assert_int_equal(got.flags, VIRTIO_VSOCK_SHUTDOWN_RCV | VIRTIO_VSOCK_SHUTDOWN_SEND);
-	assert_nothing_received(w, a);
+	post_rx_buffers(a, 16);
+	host_expect_counters(w, a, "counters: vsock cid 3 snapshot 1\n");
 	assert_int_equal(a->dev.stats.echoed, 0);
 
 	/* Without a snapshot to give, the port is no service's. */
@@ -1571,6 +1580,71 @@ static void test_host_counters(void **state)
 	host_send(w, a, VIRTIO_VSOCK_PORT_COUNTERS, VIRTIO_VSOCK_OP_REQUEST, 0, 262144, 0);
 	run_pass(w);
 	host_expect(w, a, VIRTIO_VSOCK_PORT_COUNTERS, VIRTIO_VSOCK_OP_RST, 0);
+}
+
+/*
+ * A flood of REQUESTs gets one text per interval: the formatting happens
+ * once, the copies are charged to the port's turn, and a device reset
+ * forgets the text.
+ */
+static void test_host_counters_bounded(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A];
+	const struct virtq *tx = &a->dev.queue[VIRTIO_VSOCK_TX_QUEUE];
+	uint16_t taken;
+
+	configure_all(w, ALL);
+	post_rx_buffers(a, 64);
+	host_expect_counters(w, a, "counters: vsock cid 3 snapshot 1\n");
+	w->now += COUNTERS_EVERY - 1;
+	run_pass(w);
+	host_expect_counters(w, a, "counters: vsock cid 3 snapshot 1\n");
+	assert_int_equal(a->snapshots, 1);
+	w->now += 1;
+	run_pass(w);
+	host_expect_counters(w, a, "counters: vsock cid 3 snapshot 2\n");
+
+	/* Each REQUEST ends the turn it came in: the second waits for the next poll. */
+	host_send(w, a, VIRTIO_VSOCK_PORT_COUNTERS, VIRTIO_VSOCK_OP_REQUEST, 0, 262144, 0);
+	host_send(w, a, VIRTIO_VSOCK_PORT_COUNTERS, VIRTIO_VSOCK_OP_REQUEST, 0, 262144, 0);
+	taken = tx->last_avail_idx;
+	assert_int_equal(virtio_vsock_poll_tx(&a->dev, 8), 8);
+	assert_int_equal((uint16_t)(tx->last_avail_idx - taken), 1);
+	assert_int_equal(virtio_vsock_poll_tx(&a->dev, 8), 8);
+	assert_int_equal((uint16_t)(tx->last_avail_idx - taken), 2);
+	assert_int_equal(a->snapshots, 2);
+
+	virtio_vsock_reset(&a->dev);
+	guest_configure(a, ALL);
+	post_rx_buffers(a, 16);
+	host_expect_counters(w, a, "counters: vsock cid 3 snapshot 3\n");
+}
+
+/*
+ * A driver that never enables its receiveq still gets its REQUEST taken;
+ * what the service owes waits, and nothing reads a ring that is not there.
+ */
+static void test_host_rx_never_enabled(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A];
+	static const uint32_t ports[] = { ECHO, VIRTIO_VSOCK_PORT_COUNTERS };
+	struct virtq_layout layout;
+
+	assert_true(virtio_vsock_set_features(&a->dev, ALL));
+	vring_driver_init(&a->tx, &a->mem, QSIZE, RX_END, TX_END);
+	layout = vring_driver_layout(&a->tx);
+	assert_int_equal(virtio_vsock_enable_queue(&a->dev, VIRTIO_VSOCK_TX_QUEUE, &layout), 0);
+	virtio_vsock_start(&a->dev);
+	for (unsigned int i = 0; i < 2; i++) {
+		host_send(w, a, ports[i], VIRTIO_VSOCK_OP_REQUEST, 0, 262144, 0);
+		w->now += STALL;
+		run_pass(w);
+		run_pass(w);
+	}
+	assert_false(virtio_vsock_needs_reset(&a->dev));
+	assert_int_equal(a->dev.stats.packets, 2);
 }
 
 /* What no service takes gets an RST: a port without one, no connection, a full table, SEQPACKET. */
@@ -1912,6 +1986,8 @@ int main(void)
 		T(test_host_echo_overrun_resets),
 		T(test_host_discard),
 		T(test_host_counters),
+		T(test_host_counters_bounded),
+		T(test_host_rx_never_enabled),
 		T(test_host_refuses),
 		T(test_host_shutdown),
 		T(test_host_reset_forgets),
