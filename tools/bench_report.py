@@ -34,7 +34,7 @@ import sys
 
 BENCH = re.compile(r'^\[(\w+)\] bench: (\S+) (\d+) tags (\d+) (\d+) elapsed ([\d.]+) '
                    r'result ([\d.]+) (\S+)(?: cid (\d+))?(?: instances (\d+))?(?: phase (\S+))?')
-FAILED = re.compile(r'^\[\w+\] bench: (\S+) (\d+) failed(?: \(cid (\d+)\))?:')
+FAILED = re.compile(r'^\[\w+\] bench: (\S+) (\d+) failed(?: \((?:cid (\d+)|phase (\S+))\))?:')
 GUEST = re.compile(r'^counters: guest (\S+) vcpu (\d+) state \S+ exits (\d+) irqs (\d+) '
                    r'faults \d+ doorbells (\d+)')
 PROFILE_HZ = re.compile(r'^counters: profile sidecore \d+ hz (\d+) ')
@@ -163,8 +163,10 @@ def main():
     for line in lines:
         m = FAILED.match(line)
         if m:
-            rows.append((test_name(m.group(1), m.group(3), names), m.group(2), 'failed',
-                         '-', '-', '-', '-'))
+            name = test_name(m.group(1), m.group(3), names)
+            if m.group(4):
+                name += ', ' + PHASES.get(m.group(4), m.group(4))
+            rows.append((name, m.group(2), 'failed', '-', '-', '-', '-'))
             continue
         m = BENCH.match(line)
         if not m:

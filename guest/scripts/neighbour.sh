@@ -16,7 +16,7 @@
 # Around each run it takes counter snapshots as bench.sh does (tags from
 # sidecore.tag-base=, default 0) and prints
 #   bench: TCP_RR SIZE tags BEFORE AFTER elapsed SECONDS result VALUE trans/s phase PHASE
-# or "bench: TCP_RR SIZE failed: OUTPUT phase PHASE", then "bench: done".
+# or "bench: TCP_RR SIZE failed (phase PHASE): OUTPUT", then "bench: done".
 # tools/bench --neighbour turns them into a table.
 
 peer=${SIDECORE_PEER:?sidecore.peer= is required}
@@ -56,7 +56,7 @@ for p in $phases; do
 	quiet) ;;
 	flood1552 | gsoflood)
 		floodgate "$attacker" "$(gate_port "$p")" || {
-			echo "bench: TCP_RR $size failed: no $p at $attacker phase $p"
+			echo "bench: TCP_RR $size failed (phase $p): no flooder at $attacker"
 			rc=1
 			continue
 		}
@@ -73,7 +73,7 @@ for p in $phases; do
 	# shellcheck disable=SC2086 # the line is split into its two fields
 	set -- $line
 	if [ $# -ne 2 ]; then
-		echo "bench: TCP_RR $size failed: $out phase $p"
+		echo "bench: TCP_RR $size failed (phase $p): $out"
 		rc=1
 		continue
 	fi
