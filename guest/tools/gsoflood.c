@@ -3,13 +3,15 @@
  * gsoflood - floods every other guest on the switch with 64 KiB TCP GSO
  * frames to the broadcast MAC, run as root inside a guest.
  *
- * It sends through an AF_PACKET socket with PACKET_VNET_HDR, so each frame
- * goes to the virtio-net device whole, as one packet of 65549 bytes with a
- * virtio_net_hdr asking for TCPV4 segmentation (virtio 1.2 §5.1.6.2): the
- * switch copies it to every other port (docs/data-path.md), a 64 KiB copy
- * per neighbour for one descriptor chain of the sender's. The frame is
- * legal: the sender's own MAC and IPv4 address, a TCP segment to the
- * subnet's broadcast address that no socket takes.
+ * It sends through an AF_PACKET socket with PACKET_VNET_HDR: each send is
+ * one packet of 65549 bytes with a virtio_net_hdr asking for TCPV4
+ * segmentation (virtio 1.2 §5.1.6.2), which Linux hands to the virtio-net
+ * device whole when it offloads the segmentation there, and segments
+ * itself otherwise (the port's tx_packets and tx_bytes counters tell
+ * which). The switch copies what arrives to every other port
+ * (docs/data-path.md). The frame is legal: the sender's own MAC and IPv4
+ * address, a TCP segment to the subnet's broadcast address that no socket
+ * takes.
  *
  *   gsoflood [-g UDPPORT] IFACE SECONDS
  *
