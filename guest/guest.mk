@@ -28,8 +28,8 @@ GUEST_SRCS := guest/init guest/mkinitramfs guest/guest.mk $(wildcard guest/scrip
 # userspace): a static copy of it in each would double the image.
 GUEST_TOOLS := $(patsubst guest/tools/%.c,$(B)/guest/tools/%,$(wildcard guest/tools/*.c))
 GUEST_TOOL_CFLAGS := -std=gnu11 -s -O2 -Wall -Wextra -Werror
-# Headers the tools share (the userspace virtio-pci transport): a change to
-# one rebuilds every tool, which is few and small.
+# Headers the tools share (the userspace virtio-pci transport, the flooders'
+# start signal): a change to one rebuilds every tool, which is few and small.
 GUEST_TOOL_HEADERS := $(wildcard guest/tools/*.h)
 
 $(B)/guest/tools/%: guest/tools/%.c $(GUEST_TOOL_HEADERS) guest/guest.mk

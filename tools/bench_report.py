@@ -20,6 +20,11 @@ With --aggregate, guests that ran the same tests side by side (tools/bench
 --remote with two guests) give one row per test and size: the sum of their
 results, and the counters over the span from the earliest snapshot before
 to the latest after, per transaction (or MB) of all of them together.
+
+With --neighbour (tools/bench --neighbour), each line ends in " phase P",
+the flood beside which the run was measured; the rows get a column with
+their result's ratio to the quiet phase's, and --guests NAME,... limits
+the exits and interrupts to those guests (the attacker's are its own).
 """
 import argparse
 import bisect
@@ -28,8 +33,8 @@ import subprocess
 import sys
 
 BENCH = re.compile(r'^\[(\w+)\] bench: (\S+) (\d+) tags (\d+) (\d+) elapsed ([\d.]+) '
-                   r'result ([\d.]+) (\S+)(?: cid (\d+))?(?: instances (\d+))?')
-FAILED = re.compile(r'^\[\w+\] bench: (\S+) (\d+) failed(?: \(cid (\d+)\))?:')
+                   r'result ([\d.]+) (\S+)(?: cid (\d+))?(?: instances (\d+))?(?: phase (\S+))?')
+FAILED = re.compile(r'^\[\w+\] bench: (\S+) (\d+) failed(?: \((?:cid (\d+)|phase (\S+))\))?:')
 GUEST = re.compile(r'^counters: guest (\S+) vcpu (\d+) state \S+ exits (\d+) irqs (\d+) '
                    r'faults \d+ doorbells (\d+)')
 PROFILE_HZ = re.compile(r'^counters: profile sidecore \d+ hz (\d+) ')
@@ -112,8 +117,14 @@ def test_name(test, cid, names):
     return f'{test} (vsock to CID {cid})'
 
 
-def delta(shots, before, after, key):
-    return sum(after['guest'][g][key] - before['guest'][g][key] for g in after['guest'])
+# The phases of tools/bench --neighbour, as the table names them.
+PHASES = {'quiet': 'quiet', 'flood1552': 'beside a port 1552 flood',
+          'gsoflood': 'beside a broadcast 64 KiB GSO flood'}
+
+
+def delta(before, after, key, only=None):
+    return sum(after['guest'][g][key] - before['guest'][g][key] for g in after['guest']
+               if not only or g[0] in only)
 
 
 def main():
@@ -133,6 +144,10 @@ def main():
     ap.add_argument('--aggregate', action='store_true',
                     help='one row per test and size over every guest that ran it')
     ap.add_argument('--note', default='', help='a paragraph to print under the command')
+    ap.add_argument('--neighbour', action='store_true',
+                    help='rows per phase with their ratio to the quiet one')
+    ap.add_argument('--guests', default='',
+                    help='NAME,... the guests whose exits and interrupts count (default all)')
     ap.add_argument('--csv', action='store_true',
                     help='print test,size,result,exits,irqs,doorbells,busy,top function '
                          'and write nothing')
@@ -141,19 +156,22 @@ def main():
     lines = [l.rstrip('\r\n') for l in open(a.log, errors='replace')]
     shots = snapshots(lines)
     names = dict(pair.split('=', 1) for pair in a.cid_name)
+    only = set(filter(None, a.guests.split(',')))
     syms = symbols(a.elf)
     hz = next((m.group(1) for m in map(PROFILE_HZ.match, lines) if m), '?')
     rows, profiles, runs = [], [], []
     for line in lines:
         m = FAILED.match(line)
         if m:
-            rows.append((test_name(m.group(1), m.group(3), names), m.group(2), 'failed',
-                         '-', '-', '-', '-'))
+            name = test_name(m.group(1), m.group(3), names)
+            if m.group(4):
+                name += ', ' + PHASES.get(m.group(4), m.group(4))
+            rows.append((name, m.group(2), 'failed', '-', '-', '-', '-'))
             continue
         m = BENCH.match(line)
         if not m:
             continue
-        guest, test, size, tb, ta, elapsed, result, unit, cid, instances = m.groups()
+        guest, test, size, tb, ta, elapsed, result, unit, cid, instances, phase = m.groups()
         if instances:
             test += f' x{instances}'
         before, after = shots.get(int(tb)), shots.get(int(ta))
@@ -162,14 +180,16 @@ def main():
             return 1
         run = {'guest': guest, 'before': before, 'after': after, 'elapsed': float(elapsed),
                'result': float(result), 'unit': unit}
-        group = next((g for g in runs if g['key'] == (test, size, cid)), None) \
+        group = next((g for g in runs if g['key'] == (test, size, cid, phase)), None) \
             if a.aggregate else None
         if group:
             group['runs'].append(run)
         else:
-            runs.append({'key': (test, size, cid), 'runs': [run]})
+            runs.append({'key': (test, size, cid, phase), 'runs': [run]})
+    quiet = {(g['key'][0], g['key'][1]): sum(r['result'] for r in g['runs'])
+             for g in runs if g['key'][3] == 'quiet'}
     for group in runs:
-        test, size, cid = group['key']
+        test, size, cid, phase = group['key']
         members = group['runs']
         unit = members[0]['unit']
         before = min((r['before'] for r in members), key=lambda shot: shot['tsc'])
@@ -184,20 +204,27 @@ def main():
         cores = len(after['sidecore'])
         busy = sum(after['sidecore'][s] - before['sidecore'][s] for s in after['sidecore'])
         busy = 100.0 * busy / (ticks * cores) if ticks and cores else 0
-        exits = delta(shots, before, after, 'exits')
+        exits = delta(before, after, 'exits', only)
+        irqs = delta(before, after, 'irqs', only)
         samples, where, top = profile(before, after, syms)
         if a.csv:
             print(f'{test},{size},{result},{exits / units if units else 0:.3f},'
-                  f'{delta(shots, before, after, "irqs") / units if units else 0:.3f},'
-                  f'{delta(shots, before, after, "doorbells")},{busy:.1f},{top or "-"}')
+                  f'{irqs / units if units else 0:.3f},'
+                  f'{delta(before, after, "doorbells", only)},{busy:.1f},{top or "-"}')
         name = test_name(test, cid, names)
+        if phase:
+            name += ', ' + PHASES.get(phase, phase)
         if len(members) > 1:
             name += ', ' + ' + '.join(r['guest'] for r in members)
-        rows.append((name, size, f'{result:.2f} {unit}',
-                     f'{exits / units:.2f} / {per}' if units else '-',
-                     f'{delta(shots, before, after, "irqs") / units:.2f}' if units else '-',
-                     str(delta(shots, before, after, 'doorbells')),
-                     f'{busy:.1f}%'))
+        row = (name, size, f'{result:.2f} {unit}',
+               f'{exits / units:.2f} / {per}' if units else '-',
+               f'{irqs / units:.2f}' if units else '-',
+               str(delta(before, after, 'doorbells', only)),
+               f'{busy:.1f}%')
+        if a.neighbour:
+            base = quiet.get((test, size))
+            row += (f'{result / base:.3f}' if base else '-',)
+        rows.append(row)
         profiles.append((name, size, str(samples), where or '-'))
     if not rows:
         print('bench: no results in the log', file=sys.stderr)
@@ -215,8 +242,12 @@ def main():
                '`clock: sync=none`: time is instruction count).', '']
     if a.note:
         section += [a.note, '']
-    section += ['| test | size | result | exits | interrupts | doorbells | sidecore busy |',
-                '|---|---|---|---|---|---|---|']
+    columns = ['test', 'size', 'result', 'exits', 'interrupts', 'doorbells', 'sidecore busy']
+    if a.neighbour:
+        columns.append('ratio to quiet')
+    # A failed run's row has no ratio.
+    rows = [r + ('-',) * (len(columns) - len(r)) for r in rows]
+    section += ['| ' + ' | '.join(columns) + ' |', '|' + '---|' * len(columns)]
     section += ['| ' + ' | '.join(r) + ' |' for r in rows]
     section += ['', 'Where the sidecore\'s time went: its RIP sampled '
                 f'at {hz} Hz of emulated time (docs/data-path.md, "Profile").', '',
