@@ -68,7 +68,8 @@ static struct virtio_vsock_domain *guest_vsock_domain(struct sidecore *sc)
 	struct guest_vsock_domain *d = &guest_vsock_domains[sc->index];
 
 	d->domain = (struct virtio_vsock_domain){ guest_vsock_lock, guest_vsock_trylock,
-						  guest_vsock_unlock, sc->index };
+						  guest_vsock_unlock, sc->index,
+						  net_switch_meter(sc->sw, sc->index) };
 	d->lock = &sc->lock;
 	return &d->domain;
 }
