@@ -37,6 +37,10 @@
  */
 #define GUEST_VSOCK_QUEUE_SIZE	128
 
+/* The largest vsock packet a pass copies fits a port's bytes (docs/data-path.md). */
+_Static_assert(sizeof(struct virtio_vsock_hdr) + VIRTIO_VSOCK_PAYLOAD_MAX <= SIDECORE_BYTES,
+	       "a vsock packet would overdraw a pass on its own");
+
 /* Every guest's device, whichever sidecore serves it. */
 static struct virtio_vsock_table guest_vsock_table;
 
