@@ -100,8 +100,9 @@ static void net_switch_send(struct net_switch *sw, const struct net_port *src,
 	if (dst->sidecore == src->sidecore) {
 		net_switch_charge(sw, src->sidecore, pkt);
 		dst->deliver(dst, pkt);
-	} else
+	} else {
 		net_switch_send_remote(sw, src->sidecore, dst->sidecore, dst->index, pkt);
+	}
 }
 
 /*

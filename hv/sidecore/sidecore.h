@@ -23,8 +23,8 @@
 #define SIDECORE_QUANTUM	8	/* packets per port per turn within a poll */
 /*
  * Bytes copied and segments walked per port per poll, beside its packets
- * (docs/data-path.md, "Budgets in bytes"): two of the largest frames, or
- * 64 segments' worth of 32 packets.
+ * (docs/data-path.md, "Budgets in bytes"): two of the largest frames, and
+ * half the segments 32 packets may have.
  */
 #define SIDECORE_BYTES		(2 * NET_FRAME_MAX)
 #define SIDECORE_SEGMENTS	(SIDECORE_BATCH * NET_PACKET_MAX_SEGMENTS / 2)
