@@ -749,6 +749,7 @@ unsigned int virtio_vsock_poll_tx(struct virtio_vsock *dev, unsigned int budget)
 	struct vsock_blocked blocked = { .count = 0 };
 	struct virtio_vsock_parked park;
 	enum vsock_delivery result;
+	bool owed = virtio_vsock_spent(dev);
 	struct virtq_chain chain;
 	unsigned int done = 0;
 	const char *error;
@@ -785,8 +786,13 @@ unsigned int virtio_vsock_poll_tx(struct virtio_vsock *dev, unsigned int budget)
 	}
 	if (got < 0)
 		virtio_vsock_fail(dev);
-	/* After the transmitq: an echo goes back in the pass that took the request. */
-	if (virtio_vsock_active(dev))
+	/*
+	 * After the transmitq: an echo goes back in the pass that took the
+	 * request. A port that came in owing its budget waits for a pass with
+	 * credit, which serves CID 2's answers however much its own packets
+	 * then spend.
+	 */
+	if (virtio_vsock_active(dev) && !owed)
 		virtio_vsock_host_poll(dev);
 	return done;
 }

@@ -1466,6 +1466,38 @@ static void test_host_echo(void **state)
 	assert_nothing_received(w, w->g[B]);
 }
 
+/*
+ * A write to CID 2 is charged to the pass like any packet, and answered in
+ * the same pass even when it overdraws the budget; a port that comes to a
+ * pass still owing gets neither its packets nor CID 2's answers moved.
+ */
+static void test_host_echo_waits_for_budget(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A];
+	struct virtio_vsock_hdr got;
+
+	configure_all(w, ALL);
+	post_rx_buffers(a, 8);
+	host_open(w, a, ECHO, 262144);
+	host_send(w, a, ECHO, VIRTIO_VSOCK_OP_RW, 3000, 262144, 0);
+	w->meter[0] = (struct net_meter){ 2000, 1000 };
+	run_pass(w);
+	assert_true(w->meter[0].bytes <= 2000 - 3000 - (int64_t)HDR);
+	got = host_expect(w, a, ECHO, VIRTIO_VSOCK_OP_RW, 0);
+	assert_int_equal(got.len, 3000);
+	host_send(w, a, ECHO, VIRTIO_VSOCK_OP_RW, 2000, 262144, 0);
+	w->meter[0] = (struct net_meter){ -1, 1000 };
+	run_pass(w);
+	assert_int_equal(w->meter[0].bytes, -1);
+	assert_nothing_received(w, a);
+	w->meter[0] = NET_METER_UNLIMITED;
+	run_pass(w);
+	got = host_expect(w, a, ECHO, VIRTIO_VSOCK_OP_RW, 0);
+	assert_int_equal(got.len, 2000);
+	assert_memory_equal(w->received, w->sent, 2000);
+}
+
 /* Writes that wrap the echo ring come back whole and in order, cut into 4 KiB buffers. */
 static void test_host_echo_ring_wraps(void **state)
 {
@@ -1970,6 +2002,7 @@ int main(void)
 	};
 	const struct CMUnitTest host[] = {
 		T(test_host_echo),
+		T(test_host_echo_waits_for_budget),
 		T(test_host_echo_ring_wraps),
 		T(test_host_echo_within_guest_credit),
 		T(test_host_echo_waits_for_buffers),
