@@ -38,6 +38,10 @@
  */
 #define GUEST_VSOCK_QUEUE_SIZE	128
 
+/* The largest vsock packet a pass copies fits a port's bytes (docs/data-path.md). */
+_Static_assert(sizeof(struct virtio_vsock_hdr) + VIRTIO_VSOCK_PAYLOAD_MAX <= SIDECORE_BYTES,
+	       "a vsock packet would overdraw a pass on its own");
+
 /* Every guest's device, whichever sidecore serves it. */
 static struct virtio_vsock_table guest_vsock_table;
 
@@ -69,7 +73,8 @@ static struct virtio_vsock_domain *guest_vsock_domain(struct sidecore *sc)
 	struct guest_vsock_domain *d = &guest_vsock_domains[sc->index];
 
 	d->domain = (struct virtio_vsock_domain){ guest_vsock_lock, guest_vsock_trylock,
-						  guest_vsock_unlock, sc->index };
+						  guest_vsock_unlock, sc->index,
+						  net_switch_meter(sc->sw, sc->index) };
 	d->lock = &sc->lock;
 	return &d->domain;
 }

@@ -8,6 +8,12 @@
  * so a flooding source cannot fill a shared receiver before the others had
  * a turn. The first source of a pass rotates from pass to pass, so no
  * source is always served first.
+ *
+ * Beside packets, a pass may count the work they cause: the bytes copied
+ * and the segments walked, on a meter the copying code charges. Each source
+ * has a credit of its own; it starts a packet only while its credit is left,
+ * and what a last packet overdraws is owed from the passes after
+ * (docs/data-path.md, "Budgets in bytes").
  */
 #ifndef SIDECORE_NET_FAIR_H
 #define SIDECORE_NET_FAIR_H
@@ -27,6 +33,14 @@ struct net_fair_pass {
 	unsigned int total;	/* packets the whole pass moves */
 	net_fair_poll_fn poll;
 	void *ctx;		/* the poll function's */
+	/*
+	 * NULL, or the meter the sources' work is charged to: for each turn it
+	 * holds the source's credit, and net_meter_spent() ends the turn. Left
+	 * NET_METER_UNLIMITED after the pass.
+	 */
+	struct net_meter *meter;
+	struct net_meter *credit;	/* per source, kept from pass to pass; with meter */
+	struct net_meter share;		/* the credit one source gains per pass */
 };
 
 /**
@@ -34,6 +48,10 @@ struct net_fair_pass {
  * @pass: the sources and their limits
  * @start: the source that goes first; moved on by one for the next pass
  * @batches: set to how many sources moved packets
+ *
+ * With a meter, each source's credit grows by the share, to at most the
+ * share; a source whose credit is spent is called once with max 0 (it may
+ * note that it has work) and moves nothing until its debt is paid.
  *
  * Return: packets moved, at most @pass->total.
  */

@@ -77,6 +77,40 @@ struct net_port_stats {
 	uint64_t rx_drops;	/* addressed to the guest but not delivered */
 };
 
+/* Work left to the source being served: bytes copied, segments walked. */
+struct net_meter {
+	int64_t bytes;
+	int64_t segments;
+};
+
+/* A meter outside any pass, which nothing spends. */
+#define NET_METER_UNLIMITED	((struct net_meter){ INT64_MAX / 2, INT64_MAX / 2 })
+
+/**
+ * net_meter_charge() - count work done for the source being served.
+ * @meter: the meter, NULL for none
+ * @bytes: bytes copied
+ * @segments: segments walked to copy them
+ */
+static inline void net_meter_charge(struct net_meter *meter, uint32_t bytes, uint32_t segments)
+{
+	if (meter) {
+		meter->bytes -= bytes;
+		meter->segments -= segments;
+	}
+}
+
+/**
+ * net_meter_spent() - whether the source being served may start no more packets.
+ * @meter: the meter, NULL for none
+ *
+ * Return: true once its bytes or its segments are used up.
+ */
+static inline bool net_meter_spent(const struct net_meter *meter)
+{
+	return meter && (meter->bytes <= 0 || meter->segments <= 0);
+}
+
 struct net_port;
 
 /* Delivers pkt into the port's guest (or onto the wire); false if dropped. */
@@ -108,6 +142,15 @@ struct net_sidecore_rings {
 	unsigned int next;	/* the incoming ring served first in the next poll */
 } __attribute__((aligned(NET_CACHE_LINE)));
 
+/*
+ * Per sidecore, written only by that sidecore: the meter its pass charges
+ * (net/fair.h), which every copy the switch makes for the source being
+ * served is charged to.
+ */
+struct net_sidecore_meter {
+	struct net_meter meter;
+} __attribute__((aligned(NET_CACHE_LINE)));
+
 struct spsc_ring;
 
 struct net_switch {
@@ -116,6 +159,7 @@ struct net_switch {
 	struct spsc_ring *ring[NET_MAX_SIDECORES][NET_MAX_SIDECORES];	/* [from][to] */
 	struct net_sidecore_stats sidecore[NET_MAX_SIDECORES];
 	struct net_sidecore_rings rings[NET_MAX_SIDECORES];
+	struct net_sidecore_meter meter[NET_MAX_SIDECORES];
 };
 
 /**
@@ -164,6 +208,20 @@ static inline bool net_port_is_up(const struct net_port *port)
 static inline void net_port_set_up(struct net_port *port, bool up)
 {
 	__atomic_store_n(&port->up, up, __ATOMIC_RELEASE);
+}
+
+/**
+ * net_switch_meter() - the meter a sidecore's pass charges its sources' work to.
+ * @sw: the switch
+ * @sidecore: the sidecore; only it charges or reads the meter
+ *
+ * Outside a pass the meter is NET_METER_UNLIMITED.
+ *
+ * Return: the meter.
+ */
+static inline struct net_meter *net_switch_meter(struct net_switch *sw, unsigned int sidecore)
+{
+	return &sw->meter[sidecore].meter;
 }
 
 /**
@@ -217,6 +275,10 @@ void net_switch_add_ring(struct net_switch *sw, unsigned int from, unsigned int 
  * goes to the port with that MAC, group addresses to all of them, and
  * unicast to any other MAC is dropped (tx_drops, tx_unknown). Nothing goes
  * back out of @src, or between uplinks.
+ *
+ * Every copy made, into a receiver or into a ring, is charged to @src's
+ * sidecore's meter (net_switch_meter()): @pkt's bytes and segments once per
+ * copy, so a flood to N ports costs its sender N copies.
  */
 void net_switch_forward(struct net_switch *sw, struct net_port *src, struct net_packet *pkt);
 
@@ -227,7 +289,9 @@ void net_switch_forward(struct net_switch *sw, struct net_port *src, struct net_
  * @budget: most packets to take out of all incoming rings together
  *
  * The rings take turns, a packet each, starting with a different ring on
- * every call, so a busy sidecore cannot crowd out the others.
+ * every call, so a busy sidecore cannot crowd out the others. Each copy
+ * into a port is charged to the sidecore's meter, and no packet is taken
+ * once it is spent: the rest waits in the rings.
  *
  * Return: packets taken.
  */

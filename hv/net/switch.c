@@ -29,6 +29,15 @@ static bool mac_is_group(const uint8_t *mac)
 void net_switch_init(struct net_switch *sw)
 {
 	memset(sw, 0, sizeof(*sw));
+	for (unsigned int i = 0; i < NET_MAX_SIDECORES; i++)
+		sw->meter[i].meter = NET_METER_UNLIMITED;
+}
+
+/* One copy of pkt made by sidecore: its bytes, and the segments read to make it. */
+static void net_switch_charge(struct net_switch *sw, unsigned int sidecore,
+			      const struct net_packet *pkt)
+{
+	net_meter_charge(net_switch_meter(sw, sidecore), pkt->len, pkt->count);
 }
 
 static struct net_port *net_switch_lookup(const struct net_switch *sw, const uint8_t *mac)
@@ -79,6 +88,7 @@ static void net_switch_send_remote(struct net_switch *sw, unsigned int from, uns
 		sw->sidecore[from].unroutable++;
 		return;
 	}
+	net_switch_charge(sw, from, pkt);
 	spsc_ring_send(ring, port, pkt);
 }
 
@@ -87,10 +97,12 @@ static void net_switch_send(struct net_switch *sw, const struct net_port *src,
 {
 	if (!net_port_is_up(dst))
 		return;
-	if (dst->sidecore == src->sidecore)
+	if (dst->sidecore == src->sidecore) {
+		net_switch_charge(sw, src->sidecore, pkt);
 		dst->deliver(dst, pkt);
-	else
+	} else {
 		net_switch_send_remote(sw, src->sidecore, dst->sidecore, dst->index, pkt);
+	}
 }
 
 /*
@@ -135,10 +147,12 @@ static void net_switch_flood(struct net_switch *sw, const struct net_port *src,
 
 		if (!net_switch_floods_to(src, dst))
 			continue;
-		if (dst->sidecore == src->sidecore)
+		if (dst->sidecore == src->sidecore) {
+			net_switch_charge(sw, src->sidecore, pkt);
 			dst->deliver(dst, pkt);
-		else
+		} else {
 			remote[dst->sidecore] = true;
+		}
 	}
 	for (unsigned int sidecore = 0; sidecore < NET_MAX_SIDECORES; sidecore++) {
 		if (remote[sidecore])
@@ -219,15 +233,19 @@ static void net_switch_deliver_local(struct net_switch *sw, unsigned int sidecor
 		if (port >= sw->count)
 			return;
 		dst = sw->port[port];
-		if (dst->sidecore == sidecore && net_port_is_up(dst))
+		if (dst->sidecore == sidecore && net_port_is_up(dst)) {
+			net_switch_charge(sw, sidecore, pkt);
 			dst->deliver(dst, pkt);
+		}
 		return;
 	}
 	for (unsigned int i = 0; i < sw->count; i++) {
 		dst = sw->port[i];
 		if (dst->sidecore == sidecore && !dst->uplink && net_port_is_up(dst) &&
-		    (port == SPSC_RING_FLOOD || dst->wire))
+		    (port == SPSC_RING_FLOOD || dst->wire)) {
+			net_switch_charge(sw, sidecore, pkt);
 			dst->deliver(dst, pkt);
+		}
 	}
 }
 
@@ -245,7 +263,8 @@ static unsigned int net_switch_poll_ring(void *ctx, unsigned int from, unsigned 
 	unsigned int done = 0;
 	uint16_t port;
 
-	while (ring && done < max && spsc_ring_peek(ring, &pkt, &port)) {
+	while (ring && done < max && !net_meter_spent(net_switch_meter(rp->sw, rp->sidecore)) &&
+	       spsc_ring_peek(ring, &pkt, &port)) {
 		net_switch_deliver_local(rp->sw, rp->sidecore, port, &pkt);
 		spsc_ring_release(ring);
 		done++;

@@ -40,6 +40,9 @@ unsigned int sidecore_poll_pass(struct sidecore *sc, bool *live, unsigned int *b
 		.total = (sc->port_count + 1) * SIDECORE_BATCH,
 		.poll = sidecore_poll_source,
 		.ctx = &ctx,
+		.meter = net_switch_meter(sc->sw, sc->index),
+		.credit = sc->credit,
+		.share = { SIDECORE_BYTES, SIDECORE_SEGMENTS },
 	};
 
 	return net_fair_run(&pass, &sc->next_source, batches);

@@ -21,6 +21,19 @@
 #define SIDECORE_MAX_PORTS	(2 * LIMIT_GUESTS)
 #define SIDECORE_BATCH		32	/* packets per port per poll (docs/data-path.md) */
 #define SIDECORE_QUANTUM	8	/* packets per port per turn within a poll */
+/*
+ * Bytes copied and segments walked per port per poll, beside its packets
+ * (docs/data-path.md, "Budgets in bytes"): two of the largest frames, and
+ * half the segments 32 packets may have.
+ */
+#define SIDECORE_BYTES		(2 * NET_FRAME_MAX)
+#define SIDECORE_SEGMENTS	(SIDECORE_BATCH * NET_PACKET_MAX_SEGMENTS / 2)
+
+/* Full-size frames without GSO, sent and received, meet the packet budget first. */
+_Static_assert(SIDECORE_BATCH * (ETH_HLEN + NET_VLAN_HLEN + NET_MTU) < SIDECORE_BYTES,
+	       "the byte budget would cut a pass of full-size frames short");
+_Static_assert(2 * NET_PACKET_MAX_SEGMENTS <= SIDECORE_SEGMENTS,
+	       "a frame of the most segments, sent and received, must fit a poll");
 /* How long a transmit completion may wait for company (docs/data-path.md). */
 #define SIDECORE_TX_HOLDOFF_US	1000
 /* Samples per second of the sidecore's profile (docs/data-path.md "Profile"). */
@@ -41,6 +54,7 @@ struct sidecore {
 	struct sidecore_port *port[SIDECORE_MAX_PORTS];
 	unsigned int port_count;
 	unsigned int next_source;	/* served first in the next pass */
+	struct net_meter credit[SIDECORE_MAX_PORTS + 1];	/* per pass source (net/fair.h) */
 	uint64_t busy_tsc;		/* TSC ticks in passes that moved packets */
 	struct profile *profile;	/* on the sidecore's node; NULL if none was free */
 };
@@ -95,7 +109,9 @@ void sidecore_wake(struct sidecore *sc);
  * @batches: set to how many sources moved packets
  *
  * Each live port, and the rings from other sidecores together, move up to
- * SIDECORE_BATCH packets in turns of SIDECORE_QUANTUM.
+ * SIDECORE_BATCH packets in turns of SIDECORE_QUANTUM, and start none once
+ * the copies they caused took SIDECORE_BYTES or SIDECORE_SEGMENTS (a debt
+ * is paid in the passes after).
  *
  * Return: packets moved.
  */

@@ -328,10 +328,15 @@ static void virtio_net_flow_sent(struct virtio_net *dev, const struct net_packet
 	slot->tx_pair = (uint8_t)index;
 }
 
-/* Takes up to budget packets from one pair's transmitq. */
+/*
+ * Takes up to budget packets from one pair's transmitq, and none once the
+ * copies they caused spent the port's bytes or segments of the pass: the
+ * rest waits in the queue (docs/data-path.md, "Budgets in bytes").
+ */
 static unsigned int virtio_net_poll_txq(struct virtio_net *dev, unsigned int index,
 					unsigned int budget)
 {
+	const struct net_meter *meter = net_switch_meter(dev->sw, dev->port.sidecore);
 	struct virtio_net_pair *pair = &dev->pair[index];
 	struct virtq *vq = &dev->queue[VIRTIO_NET_TXQ(index)];
 	struct virtq_chain chain;
@@ -340,7 +345,7 @@ static unsigned int virtio_net_poll_txq(struct virtio_net *dev, unsigned int ind
 	const char *error;
 	int got = 0;
 
-	while (done < budget && (got = virtq_pop(vq, &chain)) > 0) {
+	while (done < budget && !net_meter_spent(meter) && (got = virtq_pop(vq, &chain)) > 0) {
 		error = virtio_net_tx_chain_error(&chain);
 		if (error) {
 			virtq_break(vq, error, chain.head);
@@ -669,6 +674,8 @@ bool virtio_net_deliver(struct virtio_net *dev, const struct net_packet *pkt)
 			num_buffers[0] = chain_byte(&chain, NUM_BUFFERS_OFFSET);
 			num_buffers[1] = chain_byte(&chain, NUM_BUFFERS_OFFSET + 1);
 		}
+		/* The sender's pass pays for a receiver's tiny segments too. */
+		net_meter_charge(net_switch_meter(dev->sw, dev->port.sidecore), 0, chain.count);
 		virtq_push(vq, chain.head, rx_fill_chain(&chain, &s));
 		buffers++;
 	}

@@ -500,6 +500,16 @@ static void virtio_vsock_reset_stream(struct virtio_vsock *dev, struct virtio_vs
 	virtio_vsock_peers_note(dev, dst, &rst);
 }
 
+void virtio_vsock_charge(struct virtio_vsock *dev, uint32_t bytes, uint32_t segments)
+{
+	net_meter_charge(dev->domain->meter, bytes, segments);
+}
+
+bool virtio_vsock_spent(const struct virtio_vsock *dev)
+{
+	return net_meter_spent(dev->domain->meter);
+}
+
 /*
  * A packet to dst found too few receive buffers: it waits, parked, but not
  * past the stall timeout, and not at all when dst's whole ring could not
@@ -550,6 +560,7 @@ static enum vsock_delivery virtio_vsock_send_to(struct virtio_vsock *dev,
 	vsock_cursor_init(&src, chain, HDR_SIZE);
 	/* The services take every packet at once: a guest never waits for CID 2. */
 	if (hdr->dst_cid == VIRTIO_VSOCK_HOST_CID && hdr->type == VIRTIO_VSOCK_TYPE_STREAM) {
+		virtio_vsock_charge(dev, HDR_SIZE + hdr->len, chain->count);
 		if (virtio_vsock_host_receive(dev, hdr, &src)) {
 			dev->stats.packets++;
 			dev->stats.bytes += hdr->len;
@@ -578,6 +589,7 @@ static enum vsock_delivery virtio_vsock_send_to(struct virtio_vsock *dev,
 		dst->rx_wanted = result == VSOCK_STALLED;
 	switch (result) {
 	case VSOCK_DELIVERED:
+		virtio_vsock_charge(dev, HDR_SIZE + hdr->len, chain->count);
 		dev->stats.packets++;
 		dev->stats.bytes += hdr->len;
 		dev->stats.remote += dst->domain != dev->domain;
@@ -690,10 +702,12 @@ static const char *virtio_vsock_take(struct virtio_vsock *dev, const struct virt
 
 /*
  * The waiting packets first, in the order they came: those for a receiver
- * that is still blocked wait on, in order, behind the first of them.
+ * that is still blocked wait on, in order, behind the first of them. As
+ * many as the budget and the meter allow: the rest wait on, in order, for
+ * the next pass.
  */
 static int virtio_vsock_retry_parked(struct virtio_vsock *dev, struct vsock_blocked *blocked,
-				     unsigned int *done)
+				     unsigned int budget, unsigned int *done)
 {
 	struct virtq *vq = &dev->queue[VIRTIO_VSOCK_TX_QUEUE];
 	struct virtq_chain chain;
@@ -702,7 +716,8 @@ static int virtio_vsock_retry_parked(struct virtio_vsock *dev, struct vsock_bloc
 	const char *error;
 	uint64_t detail;
 
-	while (i < dev->parked_count && virtio_vsock_active(dev)) {
+	while (i < dev->parked_count && *done < budget && !virtio_vsock_spent(dev) &&
+	       virtio_vsock_active(dev)) {
 		struct virtio_vsock_parked *park = &dev->parked[i];
 
 		if (vsock_blocked_has(blocked, park->dst)) {
@@ -735,6 +750,7 @@ unsigned int virtio_vsock_poll_tx(struct virtio_vsock *dev, unsigned int budget)
 	struct vsock_blocked blocked = { .count = 0 };
 	struct virtio_vsock_parked park;
 	enum vsock_delivery result;
+	bool owed = virtio_vsock_spent(dev);
 	struct virtq_chain chain;
 	unsigned int done = 0;
 	const char *error;
@@ -744,15 +760,16 @@ unsigned int virtio_vsock_poll_tx(struct virtio_vsock *dev, unsigned int budget)
 	if (!virtio_vsock_active(dev))
 		return 0;
 	virtio_vsock_peers_reap(dev);
-	if (virtio_vsock_retry_parked(dev, &blocked, &done) < 0)
+	if (virtio_vsock_retry_parked(dev, &blocked, budget, &done) < 0)
 		got = -1;
 	/*
 	 * A packet for a blocked receiver is parked behind the others for it,
 	 * unsent: its stream stays in order, and the packets behind it, for
 	 * other receivers, go on. With every place taken the queue waits.
 	 */
-	while (got >= 0 && done < budget && dev->parked_count < VIRTIO_VSOCK_PARKED_MAX &&
-	       virtio_vsock_active(dev) && (got = virtq_pop(vq, &chain)) > 0) {
+	while (got >= 0 && done < budget && !virtio_vsock_spent(dev) &&
+	       dev->parked_count < VIRTIO_VSOCK_PARKED_MAX && virtio_vsock_active(dev) &&
+	       (got = virtq_pop(vq, &chain)) > 0) {
 		park = (struct virtio_vsock_parked){ .since = dev->now, .head = chain.head };
 		error = virtio_vsock_take(dev, &chain, &blocked, &park, &result, &detail);
 		if (error) {
@@ -775,8 +792,13 @@ unsigned int virtio_vsock_poll_tx(struct virtio_vsock *dev, unsigned int budget)
 	}
 	if (got < 0)
 		virtio_vsock_fail(dev);
-	/* After the transmitq: an echo goes back in the pass that took the request. */
-	if (virtio_vsock_active(dev))
+	/*
+	 * After the transmitq: an echo goes back in the pass that took the
+	 * request. A port that came in owing its budget waits for a pass with
+	 * credit, which serves CID 2's answers however much its own packets
+	 * then spend.
+	 */
+	if (virtio_vsock_active(dev) && !owed)
 		virtio_vsock_host_poll(dev);
 	return done;
 }

@@ -31,6 +31,7 @@
 #include <linux/virtio_vsock.h>
 
 #include "config/config_limits.h"
+#include "net/net.h"
 #include "virtio/guest_mem.h"
 #include "virtio/virtq.h"
 
@@ -140,6 +141,7 @@ struct virtio_vsock_domain {
 	bool (*trylock)(struct virtio_vsock_domain *domain);
 	void (*unlock)(struct virtio_vsock_domain *domain);
 	unsigned int rank;	/* distinct for every domain (the sidecore's index) */
+	struct net_meter *meter;	/* NULL, or what its pass charges copies to (net/fair.h) */
 };
 
 /*
@@ -369,7 +371,10 @@ uint32_t virtio_vsock_read_config(const struct virtio_vsock *dev, uint32_t offse
  * whose lock is taken parks the packet too, and the lock alone never
  * resets a connection. With VIRTIO_VSOCK_PARKED_MAX packets
  * parked the transmitq waits. Packets delivered to it are published by its own domain's
- * next flush.
+ * next flush. Parked retries count against @budget like new packets, and
+ * every packet copied is charged to the domain's meter: once it is spent
+ * no more are tried, parked or new, and they wait, in order, for the next
+ * pass.
  *
  * Return: packets taken from the transmitq or completed from the parked
  * ones (spoofed ones included).

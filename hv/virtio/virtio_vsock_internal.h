@@ -115,6 +115,25 @@ bool virtio_vsock_host_receive(struct virtio_vsock *dev, const struct virtio_vso
 void virtio_vsock_host_poll(struct virtio_vsock *dev);
 
 /**
+ * virtio_vsock_charge() - count a copy against the pass serving a device
+ * @dev: the device whose pass made it
+ * @bytes: bytes copied
+ * @segments: buffers walked to copy them
+ *
+ * Charged to its domain's meter, when it has one (docs/data-path.md,
+ * "Budgets in bytes").
+ */
+void virtio_vsock_charge(struct virtio_vsock *dev, uint32_t bytes, uint32_t segments);
+
+/**
+ * virtio_vsock_spent() - whether the pass serving a device may copy no more for it
+ * @dev: the device
+ *
+ * Return: true once its domain's meter is spent.
+ */
+bool virtio_vsock_spent(const struct virtio_vsock *dev);
+
+/**
  * virtio_vsock_host_reset() - forget a device's connections to CID 2
  * @dev: the device, being reset
  */

@@ -3,7 +3,8 @@
  * test_fair.c - unit tests for hv/net/fair.c: sources take turns of a
  * quantum up to their budget, a dry source leaves the pass, the pass stops
  * at its total, the first source rotates, and a flooding port shares a
- * receiver evenly with a quiet one.
+ * receiver evenly with a quiet one; with a meter, the bytes and segments a
+ * source's packets cost end its turn, and a debt skips its next passes.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -27,19 +28,28 @@ struct fake {
 	/* A receiver all sources send to, with room for so many per pass. */
 	unsigned int room;
 	unsigned int delivered[SOURCES];
+	/* With a meter: what one packet of each source costs, charged as it moves. */
+	struct net_meter *meter;
+	uint32_t bytes[SOURCES];
+	uint32_t segments[SOURCES];
 };
 
 static unsigned int fake_poll(void *ctx, unsigned int source, unsigned int max)
 {
 	struct fake *f = ctx;
-	unsigned int n = f->pending[source] < max ? f->pending[source] : max;
+	unsigned int n = 0;
 
 	if (f->calls < CALLS_MAX) {
 		f->call_source[f->calls] = source;
 		f->call_max[f->calls] = max;
 	}
 	f->calls++;
-	f->pending[source] -= n;
+	/* As a port does: no packet started once the meter is spent. */
+	while (n < max && f->pending[source] && !net_meter_spent(f->meter)) {
+		net_meter_charge(f->meter, f->bytes[source], f->segments[source]);
+		f->pending[source]--;
+		n++;
+	}
 	for (unsigned int i = 0; i < n && f->room; i++, f->room--)
 		f->delivered[source]++;
 	return n;
@@ -48,7 +58,28 @@ static unsigned int fake_poll(void *ctx, unsigned int source, unsigned int max)
 static struct net_fair_pass pass_of(struct fake *f, unsigned int sources, unsigned int quantum,
 				    unsigned int budget, unsigned int total)
 {
-	return (struct net_fair_pass){ sources, quantum, budget, total, fake_poll, f };
+	return (struct net_fair_pass){
+		.sources = sources,
+		.quantum = quantum,
+		.budget = budget,
+		.total = total,
+		.poll = fake_poll,
+		.ctx = f,
+	};
+}
+
+/* A metered pass: each source gains share bytes and segments per pass. */
+static struct net_fair_pass metered_pass_of(struct fake *f, unsigned int sources,
+					    struct net_meter *meter, struct net_meter *credit,
+					    int64_t bytes, int64_t segments)
+{
+	struct net_fair_pass pass = pass_of(f, sources, 8, 32, 1000);
+
+	f->meter = meter;
+	pass.meter = meter;
+	pass.credit = credit;
+	pass.share = (struct net_meter){ bytes, segments };
+	return pass;
 }
 
 static void assert_calls(const struct fake *f, const unsigned int (*expected)[2],
@@ -166,6 +197,84 @@ static void test_flooder_shares_a_receiver(void **state)
 	assert_int_equal(f.delivered[1], 160);
 }
 
+/*
+ * Source 0's packets cost 50,000 bytes each, source 1's 100: with 65,536
+ * bytes a pass, source 0 starts a second packet on what is left and owes
+ * the overdraft to the next pass, source 1 moves its 32 packets.
+ */
+static void test_bytes_end_a_turn(void **state)
+{
+	struct fake f = { .pending = { 100, 100 }, .bytes = { 50000, 100 }, .segments = { 1, 1 } };
+	struct net_meter meter = NET_METER_UNLIMITED, credit[2] = { { 0, 0 }, { 0, 0 } };
+	const struct net_fair_pass pass = metered_pass_of(&f, 2, &meter, credit, 65536, 1024);
+	unsigned int start = 0, batches;
+
+	(void)state;
+	assert_int_equal(net_fair_run(&pass, &start, &batches), 34);
+	assert_int_equal(f.pending[0], 98);
+	assert_int_equal(f.pending[1], 68);
+	assert_int_equal(credit[0].bytes, 65536 - 100000);
+	assert_int_equal(meter.bytes, NET_METER_UNLIMITED.bytes);
+	assert_int_equal(meter.segments, NET_METER_UNLIMITED.segments);
+	/* 31,072 bytes of credit: one packet. */
+	assert_int_equal(net_fair_run(&pass, &start, &batches), 33);
+	assert_int_equal(f.pending[0], 97);
+	assert_int_equal(credit[0].bytes, 65536 - 100000 + 65536 - 50000);
+}
+
+/*
+ * A broadcast's copies cost 200,000 bytes: the source moves one, then is
+ * asked for nothing (max 0, so that it can say it has work) until the
+ * passes' credit has paid for it, and moves one again: one in three
+ * passes, 65,536 bytes a pass on average.
+ */
+static void test_debt_skips_passes(void **state)
+{
+	struct fake f = { .pending = { 100 }, .bytes = { 200000 }, .segments = { 1 } };
+	struct net_meter meter = NET_METER_UNLIMITED, credit[1] = { { 0, 0 } };
+	const struct net_fair_pass pass = metered_pass_of(&f, 1, &meter, credit, 65536, 1024);
+	const unsigned int moved[] = { 1, 0, 0, 1, 0, 0, 1, 0, 0 };
+	unsigned int start = 0, batches;
+
+	(void)state;
+	for (unsigned int p = 0; p < sizeof(moved) / sizeof(moved[0]); p++) {
+		f.calls = 0;
+		assert_int_equal(net_fair_run(&pass, &start, &batches), moved[p]);
+		assert_int_equal(f.calls, 1);
+		assert_int_equal(f.call_max[0], moved[p] ? 8 : 0);
+	}
+	assert_int_equal(f.pending[0], 97);
+}
+
+/* Unused credit does not pile up: a quiet source gains one share at most. */
+static void test_credit_does_not_pile_up(void **state)
+{
+	struct fake f = { .pending = { 0 }, .bytes = { 1000 }, .segments = { 1 } };
+	struct net_meter meter = NET_METER_UNLIMITED, credit[1] = { { 0, 0 } };
+	const struct net_fair_pass pass = metered_pass_of(&f, 1, &meter, credit, 4000, 1024);
+	unsigned int start = 0, batches;
+
+	(void)state;
+	for (unsigned int p = 0; p < 10; p++)
+		net_fair_run(&pass, &start, &batches);
+	assert_int_equal(credit[0].bytes, 4000);
+	f.pending[0] = 32;
+	assert_int_equal(net_fair_run(&pass, &start, &batches), 4);
+}
+
+/* Segments are a budget of their own: 64-segment packets, 1,024 segments a pass. */
+static void test_segments_end_a_turn(void **state)
+{
+	struct fake f = { .pending = { 100 }, .bytes = { 60 }, .segments = { 64 } };
+	struct net_meter meter = NET_METER_UNLIMITED, credit[1] = { { 0, 0 } };
+	const struct net_fair_pass pass = metered_pass_of(&f, 1, &meter, credit, 65536, 1024);
+	unsigned int start = 0, batches;
+
+	(void)state;
+	assert_int_equal(net_fair_run(&pass, &start, &batches), 16);
+	assert_int_equal(credit[0].segments, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -175,6 +284,10 @@ int main(void)
 		cmocka_unit_test(test_first_source_rotates),
 		cmocka_unit_test(test_nothing_to_do),
 		cmocka_unit_test(test_flooder_shares_a_receiver),
+		cmocka_unit_test(test_bytes_end_a_turn),
+		cmocka_unit_test(test_debt_skips_passes),
+		cmocka_unit_test(test_credit_does_not_pile_up),
+		cmocka_unit_test(test_segments_end_a_turn),
 	};
 
 	return cmocka_run_group_tests_name("fair poll pass", tests, NULL, NULL);

@@ -3,7 +3,8 @@
  * test_sidecore_poll.c - unit tests for hv/sidecore/poll.c with ports of the
  * test's own: only live ports are polled, each up to its batch in turns of
  * a quantum, every port is flushed after a pass, the first port rotates,
- * and a sidecore takes no more ports than it can serve.
+ * a sidecore takes no more ports than it can serve, and a port whose
+ * packets cost more than its bytes of a pass waits while the others go on.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -25,12 +26,15 @@ struct fake_port {
 	unsigned int id;
 	bool live;
 	unsigned int pending;		/* packets its transmit side holds */
+	uint32_t bytes;			/* what each of them costs the pass in copies */
 	unsigned int flushes;
 	uint64_t flushed_at;
 };
 
 /* Every poll call of a pass, in order. */
 static unsigned int call_port[CALLS_MAX], call_budget[CALLS_MAX], calls;
+/* The sidecore's meter, which the ports' copies are charged to. */
+static struct net_meter *meter;
 
 static bool fake_live(const struct sidecore_port *port)
 {
@@ -40,7 +44,7 @@ static bool fake_live(const struct sidecore_port *port)
 static unsigned int fake_poll(struct sidecore_port *port, unsigned int budget)
 {
 	struct fake_port *f = container_of(port, struct fake_port, port);
-	unsigned int n = f->pending < budget ? f->pending : budget;
+	unsigned int n = 0;
 
 	assert_true(f->live);
 	if (calls < CALLS_MAX) {
@@ -48,7 +52,12 @@ static unsigned int fake_poll(struct sidecore_port *port, unsigned int budget)
 		call_budget[calls] = budget;
 	}
 	calls++;
-	f->pending -= n;
+	/* As a device does: no packet started once the meter is spent. */
+	while (n < budget && f->pending && !net_meter_spent(meter)) {
+		net_meter_charge(meter, f->bytes, 1);
+		f->pending--;
+		n++;
+	}
 	return n;
 }
 
@@ -90,6 +99,7 @@ static void world_init(struct world *w)
 		assert_true(sidecore_attach(&w->sc, &w->port[i].port));
 	}
 	calls = 0;
+	meter = net_switch_meter(&w->sw, 0);
 }
 
 static void test_only_live_ports_are_polled(void **state)
@@ -194,6 +204,38 @@ static void test_attach_stops_at_the_limit(void **state)
 	assert_int_equal(sc.port_count, SIDECORE_MAX_PORTS);
 }
 
+/*
+ * Port 0 broadcasts 64 KiB frames to 15 others, port 1 sends small ones.
+ * Port 0 sends one, owes the rest of its copies, and is asked for nothing
+ * (but still counts as live) until it has paid; port 1 sends its 32 a pass
+ * throughout. The meter is left unlimited between passes.
+ */
+static void test_costly_port_waits_its_turn(void **state)
+{
+	struct world w;
+	unsigned int batches, sent = 0;
+	bool live;
+
+	(void)state;
+	world_init(&w);
+	w.port[0].live = w.port[1].live = true;
+	w.port[0].pending = 100;
+	w.port[0].bytes = 15 * NET_FRAME_MAX;
+	w.port[1].bytes = 100;
+	for (unsigned int p = 0; p < 14; p++) {
+		w.port[1].pending = 32;
+		live = false;
+		sent = w.port[0].pending;
+		assert_int_equal(sidecore_poll_pass(&w.sc, &live, &batches),
+				 32 + (p % 7 == 0 ? 1 : 0));
+		assert_true(live);
+		assert_int_equal(sent - w.port[0].pending, p % 7 == 0 ? 1 : 0);
+		assert_int_equal(w.port[1].pending, 0);
+		assert_int_equal(meter->bytes, NET_METER_UNLIMITED.bytes);
+	}
+	assert_int_equal(w.port[0].pending, 98);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -203,6 +245,7 @@ int main(void)
 		cmocka_unit_test(test_first_port_rotates),
 		cmocka_unit_test(test_flush_reaches_every_port),
 		cmocka_unit_test(test_attach_stops_at_the_limit),
+		cmocka_unit_test(test_costly_port_waits_its_turn),
 	};
 
 	return cmocka_run_group_tests_name("sidecore poll pass", tests, NULL, NULL);

@@ -6,7 +6,9 @@
  * that are down, the Ethernet header read once from the sender's buffers,
  * spoofed, oversized and short frames dropped and counted, the path to
  * another sidecore through its SPSC ring (a full or missing ring counted),
- * and the poll counters.
+ * the poll counters, and the copies charged to the sender's meter: a
+ * broadcast 64 KiB GSO frame costs its sender a copy per receiver, and a
+ * pass of sidecore budgets copies no more than a port's bytes and one frame.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,8 +19,10 @@
 
 #include <cmocka.h>
 
+#include "net/fair.h"
 #include "net/net.h"
 #include "net/spsc_ring.h"
+#include "sidecore/sidecore.h"
 #include "tests/unit/support/stderr_capture.h"
 
 #define PORTS		6
@@ -678,6 +682,141 @@ static void test_poll_accounting(void **state)
 	assert_int_equal(f->sw.sidecore[0].busy_polls, 0);
 }
 
+/* Each copy is charged to the sidecore that makes it, bytes and segments. */
+static void test_copies_charged(void **state)
+{
+	struct fixture *f = *state;
+	struct net_meter *m0 = net_switch_meter(&f->sw, 0), *m1 = net_switch_meter(&f->sw, 1);
+	const uint8_t bcast[ETH_ALEN] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	struct net_packet pkt;
+
+	assert_int_equal(m0->bytes, NET_METER_UNLIMITED.bytes);
+	*m0 = (struct net_meter){ 100000, 1000 };
+	*m1 = (struct net_meter){ 100000, 1000 };
+	forward_to_port(f, 0, 1);
+	assert_int_equal(m0->bytes, 100000 - FRAME_LEN);
+	assert_int_equal(m0->segments, 999);
+	/* Ports 1, 2, the uplink and the ring to sidecore 1: four copies. */
+	pkt = packet_to(f, bcast, 0);
+	net_switch_forward(&f->sw, &f->port[0].port, &pkt);
+	assert_int_equal(m0->bytes, 100000 - 5 * FRAME_LEN);
+	assert_int_equal(m0->segments, 995);
+	/* Sidecore 1 pays for its two ports' copies out of the ring. */
+	assert_int_equal(net_switch_poll_rings(&f->sw, 1, 32), 1);
+	assert_int_equal(m1->bytes, 100000 - 2 * FRAME_LEN);
+	/* A spent meter leaves the ring's packets there. */
+	forward_to_port(f, 0, 3);
+	m1->bytes = 0;
+	assert_int_equal(net_switch_poll_rings(&f->sw, 1, 32), 0);
+	m1->bytes = 1;
+	assert_int_equal(net_switch_poll_rings(&f->sw, 1, 32), 1);
+	assert_int_equal(f->port[3].received, 2);
+}
+
+#define GSO_PORTS	16
+#define GSO_FRAMES	32
+#define GSO_PASSES	1000
+
+/* One sender and 15 receivers on one sidecore; the sender's queue of broadcasts. */
+struct gso_flood {
+	struct net_switch sw;
+	struct net_port port[GSO_PORTS];
+	uint8_t *frame;			/* NET_FRAME_MAX bytes, the sequence number at ETH_HLEN */
+	unsigned int next;		/* the next frame the sender sends */
+	uint64_t copied;		/* bytes delivered, all receivers */
+	unsigned int received[GSO_PORTS];
+	bool in_order;
+};
+
+static bool gso_deliver(struct net_port *port, const struct net_packet *pkt)
+{
+	struct gso_flood *g = port->ctx;
+	uint8_t seq;
+
+	net_packet_read(pkt, ETH_HLEN, &seq, 1);
+	g->in_order &= seq == g->received[port->index];
+	g->received[port->index]++;
+	g->copied += pkt->len;
+	return true;
+}
+
+/* Source 0 is the sender, as a port's transmit poll is: no frame started once spent. */
+static unsigned int gso_poll(void *ctx, unsigned int source, unsigned int max)
+{
+	struct gso_flood *g = ctx;
+	const struct net_meter *meter = net_switch_meter(&g->sw, 0);
+	struct net_packet pkt;
+	unsigned int done = 0;
+
+	while (source == 0 && done < max && g->next < GSO_FRAMES && !net_meter_spent(meter)) {
+		pkt = (struct net_packet){ .len = NET_FRAME_MAX, .count = 1 };
+		pkt.hdr.gso_type = VIRTIO_NET_HDR_GSO_TCPV4;
+		pkt.segment[0] = (struct net_segment){ g->frame, NET_FRAME_MAX };
+		g->frame[ETH_HLEN] = (uint8_t)g->next++;
+		net_switch_forward(&g->sw, &g->port[0], &pkt);
+		done++;
+	}
+	return done;
+}
+
+/*
+ * 32 broadcast 64 KiB GSO frames with 15 other ports copied 30 MiB in one
+ * pass. Now a pass copies at most the port's SIDECORE_BYTES and one frame's
+ * copies, over all passes no more than SIDECORE_BYTES a pass and one frame,
+ * and every receiver still gets all 32, in order.
+ */
+static void test_broadcast_gso_flood_bounded(void **state)
+{
+	struct gso_flood *g = calloc(1, sizeof(*g));
+	struct net_meter credit[GSO_PORTS] = { { 0, 0 } };
+	const uint64_t frame_cost = (uint64_t)(GSO_PORTS - 1) * NET_FRAME_MAX;
+	const struct net_fair_pass pass = {
+		.sources = GSO_PORTS,
+		.quantum = SIDECORE_QUANTUM,
+		.budget = SIDECORE_BATCH,
+		.total = GSO_PORTS * SIDECORE_BATCH,
+		.poll = gso_poll,
+		.ctx = g,
+		.meter = net_switch_meter(&g->sw, 0),
+		.credit = credit,
+		.share = { SIDECORE_BYTES, SIDECORE_SEGMENTS },
+	};
+	unsigned int start = 0, batches, passes = 0;
+	uint64_t before;
+
+	(void)state;
+	assert_non_null(g);
+	g->frame = calloc(1, NET_FRAME_MAX);
+	assert_non_null(g->frame);
+	memset(g->frame, 0xff, ETH_ALEN);
+	mac_of(g->frame + ETH_ALEN, 0);
+	g->in_order = true;
+	net_switch_init(&g->sw);
+	for (unsigned int i = 0; i < GSO_PORTS; i++) {
+		mac_of(g->port[i].mac, i);
+		g->port[i].deliver = gso_deliver;
+		g->port[i].ctx = g;
+		assert_true(net_switch_add_port(&g->sw, &g->port[i]));
+		net_port_set_up(&g->port[i], true);
+	}
+	while (g->next < GSO_FRAMES && passes < GSO_PASSES) {
+		before = g->copied;
+		net_fair_run(&pass, &start, &batches);
+		passes++;
+		assert_true(g->copied - before <= SIDECORE_BYTES + frame_cost);
+		assert_true(g->copied <= (uint64_t)passes * SIDECORE_BYTES + frame_cost);
+	}
+	assert_int_equal(g->next, GSO_FRAMES);
+	assert_true(passes > GSO_FRAMES);
+	for (unsigned int i = 1; i < GSO_PORTS; i++)
+		assert_int_equal(g->received[i], GSO_FRAMES);
+	assert_int_equal(g->received[0], 0);
+	assert_true(g->in_order);
+	assert_int_equal(g->copied, (uint64_t)GSO_FRAMES * frame_cost);
+	free(g->frame);
+	free(g);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, fixture_setup, fixture_teardown)
@@ -711,6 +850,8 @@ int main(void)
 		T(test_poll_budget),
 		T(test_rings_take_turns),
 		T(test_poll_accounting),
+		T(test_copies_charged),
+		cmocka_unit_test(test_broadcast_gso_flood_bounded),
 	};
 #undef T
 	int failed = 0;

@@ -728,6 +728,59 @@ static void test_tx_budget(void **state)
 	assert_int_equal(b->dev.port.stats.rx_packets, 10);
 }
 
+/*
+ * The pass's meter ends the poll: with 2,500 bytes left, the third
+ * 1,000-byte frame overdraws it and no fourth is started; the rest wait
+ * in the queue for the next pass, none dropped.
+ */
+static void test_tx_meter(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *b = w->g[B];
+	struct net_meter *meter = net_switch_meter(&w->sw, 0);
+
+	configure_all(w, MERGEABLE);
+	post_rx_buffers(b, 16, 2048);
+	for (unsigned int i = 0; i < 10; i++)
+		guest_send(w, a, b->mac, 1000);
+	*meter = (struct net_meter){ 2500, 1000 };
+	assert_int_equal(virtio_net_poll_tx(&a->dev, 32), 3);
+	assert_int_equal(meter->bytes, -500);
+	assert_int_equal(virtio_net_poll_tx(&a->dev, 32), 0);
+	*meter = NET_METER_UNLIMITED;
+	assert_int_equal(virtio_net_poll_tx(&a->dev, 32), 7);
+	assert_int_equal(b->dev.port.stats.rx_packets, 10);
+	assert_int_equal(a->dev.port.stats.tx_drops, 0);
+}
+
+/*
+ * A receiver's buffers of many tiny segments cost the pass a segment
+ * each: a 200-byte frame into one buffer of 21 descriptors (the header's
+ * 12 bytes, then 10 bytes each) charges 21 segments beside the sender's one.
+ */
+static void test_rx_tiny_segments_charged(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *b = w->g[B];
+	struct net_meter *meter = net_switch_meter(&w->sw, 0);
+	struct vring_buf bufs[21];
+	struct virtio_net_hdr_v1 hdr;
+
+	configure_all(w, MERGEABLE);
+	bufs[0] = (struct vring_buf){ vring_driver_alloc(&b->rx, HDR), HDR, true };
+	for (unsigned int i = 1; i < 21; i++)
+		bufs[i] = (struct vring_buf){ vring_driver_alloc(&b->rx, 10), 10, true };
+	vring_driver_post(&b->rx, bufs, 21, false);
+	guest_send(w, a, b->mac, 200);
+	*meter = (struct net_meter){ 100000, 1000 };
+	assert_int_equal(virtio_net_poll_tx(&a->dev, 32), 1);
+	assert_int_equal(meter->bytes, 100000 - 200);
+	assert_int_equal(meter->segments, 1000 - 1 - 21);
+	*meter = NET_METER_UNLIMITED;
+	virtio_net_flush(&b->dev, 0);
+	assert_int_equal(guest_receive(w, b, &hdr), 200);
+}
+
 /* With EVENT_IDX the guests' used_event decides (virtio 1.1 §2.6.7.2). */
 static void test_interrupts_suppressed(void **state)
 {
@@ -1119,6 +1172,8 @@ int main(void)
 		T(test_partial_buffers_returned),
 		T(test_bad_tx_packets),
 		T(test_tx_budget),
+		T(test_tx_meter),
+		T(test_rx_tiny_segments_charged),
 		T(test_interrupts_suppressed),
 		T(test_tx_holdoff_deadline),
 		T(test_tx_holdoff_rides_on_receive),

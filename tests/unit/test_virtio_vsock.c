@@ -63,6 +63,7 @@ struct domain {
 struct world {
 	struct virtio_vsock_table table;
 	struct domain domain[2];	/* A and B are served under the first, C the second */
+	struct net_meter meter[2];	/* the domains' passes', unlimited unless a test sets one */
 	struct guest *g[GUESTS];
 	uint64_t now;		/* the clock run_pass() hands to flush */
 	uint8_t sent[BIG];
@@ -177,9 +178,11 @@ static int world_setup(void **state)
 
 	if (!w)
 		return -1;
-	for (unsigned int i = 0; i < 2; i++)
+	for (unsigned int i = 0; i < 2; i++) {
+		w->meter[i] = NET_METER_UNLIMITED;
 		w->domain[i].ops = (struct virtio_vsock_domain){ domain_lock, domain_trylock,
-								 domain_unlock, i };
+								 domain_unlock, i, &w->meter[i] };
+	}
 	for (unsigned int i = 0; i < GUESTS; i++)
 		w->g[i] = guest_new(w, i);
 	*state = w;
@@ -1020,6 +1023,65 @@ static void test_tx_budget(void **state)
 	assert_int_equal(virtio_vsock_poll_tx(&a->dev, 3), 0);
 }
 
+/* A's 30 packets to B parked, B without buffers; then B posts room for all of them. */
+static void park_30_for_b(struct world *w)
+{
+	struct guest *a = w->g[A], *b = w->g[B];
+
+	configure_all(w, ALL);
+	for (unsigned int i = 0; i < 30; i++)
+		guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_RW, 4000 + i);
+	assert_int_equal(virtio_vsock_poll_tx(&a->dev, 64), 30);
+	assert_int_equal(a->dev.parked_count, 30);
+	post_rx_buffers(b, 30);
+}
+
+/* B's stream as it arrived: every packet, in the order sent. */
+static void assert_30_in_order(struct world *w)
+{
+	struct virtio_vsock_hdr got;
+
+	virtio_vsock_flush(&w->g[B]->dev, w->now);
+	for (unsigned int i = 0; i < 30; i++)
+		assert_int_equal(guest_receive(w, w->g[B], &got, 0), 4000 + i);
+	assert_nothing_received(w, w->g[B]);
+}
+
+/* Parked retries count against the budget: 20 of them a poll, the rest the next. */
+static void test_parked_retries_budgeted(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A];
+
+	park_30_for_b(w);
+	assert_int_equal(virtio_vsock_poll_tx(&a->dev, 20), 20);
+	assert_int_equal(a->dev.parked_count, 10);
+	assert_int_equal(virtio_vsock_poll_tx(&a->dev, 20), 10);
+	assert_int_equal(a->dev.parked_count, 0);
+	assert_30_in_order(w);
+}
+
+/*
+ * And against the pass's meter: with 10,000 bytes left, three 4 KiB
+ * packets go (the last overdraws), none once it is spent, the rest later.
+ */
+static void test_parked_retries_metered(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A];
+
+	park_30_for_b(w);
+	w->meter[0] = (struct net_meter){ 10000, 1000 };
+	assert_int_equal(virtio_vsock_poll_tx(&a->dev, 32), 3);
+	assert_int_equal(w->meter[0].bytes, 10000 - 3 * (int64_t)HDR - 3 * 4000 - 3);
+	assert_int_equal(w->meter[0].segments, 1000 - 6);
+	assert_int_equal(virtio_vsock_poll_tx(&a->dev, 32), 0);
+	assert_int_equal(a->dev.parked_count, 27);
+	w->meter[0] = NET_METER_UNLIMITED;
+	assert_int_equal(virtio_vsock_poll_tx(&a->dev, 64), 27);
+	assert_30_in_order(w);
+}
+
 /* --- broken guests -------------------------------------------------------------- */
 
 /* B to C still works, and C to B. */
@@ -1405,6 +1467,38 @@ static void test_host_echo(void **state)
 	assert_int_equal(a->dev.stats.packets, 2);
 	assert_int_equal(a->dev.stats.rsts, 0);
 	assert_nothing_received(w, w->g[B]);
+}
+
+/*
+ * A write to CID 2 is charged to the pass like any packet, and answered in
+ * the same pass even when it overdraws the budget; a port that comes to a
+ * pass still owing gets neither its packets nor CID 2's answers moved.
+ */
+static void test_host_echo_waits_for_budget(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A];
+	struct virtio_vsock_hdr got;
+
+	configure_all(w, ALL);
+	post_rx_buffers(a, 8);
+	host_open(w, a, ECHO, 262144);
+	host_send(w, a, ECHO, VIRTIO_VSOCK_OP_RW, 3000, 262144, 0);
+	w->meter[0] = (struct net_meter){ 2000, 1000 };
+	run_pass(w);
+	assert_true(w->meter[0].bytes <= 2000 - 3000 - (int64_t)HDR);
+	got = host_expect(w, a, ECHO, VIRTIO_VSOCK_OP_RW, 0);
+	assert_int_equal(got.len, 3000);
+	host_send(w, a, ECHO, VIRTIO_VSOCK_OP_RW, 2000, 262144, 0);
+	w->meter[0] = (struct net_meter){ -1, 1000 };
+	run_pass(w);
+	assert_int_equal(w->meter[0].bytes, -1);
+	assert_nothing_received(w, a);
+	w->meter[0] = NET_METER_UNLIMITED;
+	run_pass(w);
+	got = host_expect(w, a, ECHO, VIRTIO_VSOCK_OP_RW, 0);
+	assert_int_equal(got.len, 2000);
+	assert_memory_equal(w->received, w->sent, 2000);
 }
 
 /* Writes that wrap the echo ring come back whole and in order, cut into 4 KiB buffers. */
@@ -1977,9 +2071,12 @@ int main(void)
 		T(test_stall_retries_when_buffers_posted),
 		T(test_interrupts_suppressed),
 		T(test_tx_budget),
+		T(test_parked_retries_budgeted),
+		T(test_parked_retries_metered),
 	};
 	const struct CMUnitTest host[] = {
 		T(test_host_echo),
+		T(test_host_echo_waits_for_budget),
 		T(test_host_echo_ring_wraps),
 		T(test_host_echo_within_guest_credit),
 		T(test_host_echo_waits_for_buffers),
