@@ -138,6 +138,8 @@ bool guest_console_create(struct guest *g)
 					 &gc->pci.pci, 0 };
 	gc->mem.base = (uint8_t *)(uintptr_t)g->ram_hpa;
 	gc->mem.size = g->ram_size;
+	guest_log_gate_init(&gc->log_gate, g);
+	gc->mem.log = &gc->log_gate;
 	virtio_console_init(&gc->console, g->name, &gc->mem, guest_console_line, g,
 			    guest_console_interrupt, gc);
 	if (!guest_device_add(g, &gc->dev) ||
@@ -145,6 +147,7 @@ bool guest_console_create(struct guest *g)
 			     GUEST_PCI_MMIO_GPA + gc->dev.slot * VIRTIO_PCI_BAR_SIZE))
 		goto fail;
 	gc->pci.pci.lock = &gc->lock;
+	virtio_pci_set_log_gate(&gc->pci, &gc->log_gate);
 	return true;
 fail:
 	printk("guest %s: cannot create its virtio console\n", g->name);

@@ -216,6 +216,8 @@ static bool guest_net_init(struct guest_net *gn, struct guest *g, struct sidecor
 	gn->port.ops = &guest_net_port_ops;
 	gn->mem.base = (uint8_t *)(uintptr_t)g->ram_hpa;
 	gn->mem.size = g->ram_size;
+	guest_log_gate_init(&gn->log_gate, g);
+	gn->mem.log = &gn->log_gate;
 	memcpy(params.mac, mac, sizeof(params.mac));
 
 	if (!guest_device_add(g, &gn->dev))
@@ -229,6 +231,7 @@ static bool guest_net_init(struct guest_net *gn, struct guest *g, struct sidecor
 			     GUEST_PCI_MMIO_GPA + gn->dev.slot * VIRTIO_PCI_BAR_SIZE))
 		return false;
 	gn->pci.pci.lock = &sc->lock;
+	virtio_pci_set_log_gate(&gn->pci, &gn->log_gate);
 	gn->net.port.wire = wire;
 	return net_switch_add_port(sc->sw, &gn->net.port) && sidecore_attach(sc, &gn->port);
 }

@@ -249,6 +249,8 @@ static bool guest_vsock_init(struct guest_vsock *gv, struct guest *g, struct sid
 	gv->port.ops = &guest_vsock_port_ops;
 	gv->mem.base = (uint8_t *)(uintptr_t)g->ram_hpa;
 	gv->mem.size = g->ram_size;
+	guest_log_gate_init(&gv->log_gate, g);
+	gv->mem.log = &gv->log_gate;
 
 	if (!guest_device_add(g, &gv->dev))
 		return false;
@@ -257,6 +259,7 @@ static bool guest_vsock_init(struct guest_vsock *gv, struct guest *g, struct sid
 			     GUEST_PCI_MMIO_GPA + gv->dev.slot * VIRTIO_PCI_BAR_SIZE))
 		return false;
 	gv->pci.pci.lock = &sc->lock;
+	virtio_pci_set_log_gate(&gv->pci, &gv->log_gate);
 	return virtio_vsock_table_add(params.table, &gv->vsock) && sidecore_attach(sc, &gv->port);
 }
 

@@ -45,8 +45,11 @@ bool vcpu_fail(struct vcpu *v, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(reason, sizeof(reason), fmt, ap);
 	va_end(ap);
-	printk("[%s] stopping: %s\n", v->guest->name, reason);
-	vcpu_dump(v);
+	/* A guest that crashes in a loop pays a token for each report. */
+	if (guest_log_allow(v->guest)) {
+		printk("[%s] stopping: %s\n", v->guest->name, reason);
+		vcpu_dump(v);
+	}
 	vcpu_stop(v, VCPU_STOP_CRASH, reason);
 	return false;
 }

@@ -36,8 +36,10 @@ void virtq_break(struct virtq *vq, const char *reason, uint64_t detail)
 		return;
 	vq->broken = true;
 	vq->broken_reason = reason;
-	log_msg("virtio %s: queue %u: %s (%llu), stopped until device reset",
-		vq->name, vq->index, reason, (unsigned long long)detail);
+	/* A guest can reset and break a queue again at will: each time costs it a token. */
+	if (log_gate_allow(vq->mem->log))
+		log_msg("virtio %s: queue %u: %s (%llu), stopped until device reset",
+			vq->name, vq->index, reason, (unsigned long long)detail);
 }
 
 /* virtq_break() for return statements in functions that report -1. */
