@@ -347,12 +347,17 @@ static bool vcpu_decode_mmio(struct vcpu *v, uint64_t gpa, struct decode_insn *i
 				cs_ar & (1u << 14) ? DECODE_MODE_32 : DECODE_MODE_16;
 	unsigned int len = DECODE_MAX_LENGTH;
 	enum decode_status status;
+	enum gpt_status fetch;
 
 	/* The decoder sees the register file with RSP in its slot. */
 	v->regs.rsp = vmcs_read(VMCS_GUEST_RSP);
 	/* Near the end of a mapping, fetch only what is there. */
-	while (len && !vcpu_read_guest_virtual(v, rip, code, len))
+	while (len && (fetch = vcpu_read_guest_virtual(v, rip, code, len)) != GPT_OK) {
+		if (fetch == GPT_LEGACY_PAGING)
+			return vcpu_fail(v, "access to %#lx at rip %#lx: 32-bit or PAE paging "
+					 "not emulated", gpa, rip);
 		len--;
+	}
 	status = decode_instruction(insn, code, len, mode);
 	if (status != DECODE_OK)
 		return vcpu_fail(v, "cannot emulate the access to %#lx at rip %#lx: %s",
