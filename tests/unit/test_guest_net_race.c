@@ -253,6 +253,7 @@ static struct world *world_new(unsigned int vcpus)
 	pci_bus_init(&g->pci);
 	w->sidecore.sw = &test_switch;
 	w->sidecore.tx_holdoff = 1000;	/* 1 ms, the sidecore's, on a 1 MHz TSC */
+	assert_true(guest_net_register(&w->net, g, &w->sidecore));
 	assert_true(guest_net_init(&w->net, g, &w->sidecore, mac, false));
 	assert_int_equal(w->net.dev.slot, SLOT);
 	assert_int_equal(w->sidecore.port_count, 1);
