@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * gpt_walk.c - 4-level paging (SDM Vol. 3A §4.5) walked in software over
- * guest memory the caller maps, and the identity of a vCPU without paging. Accessed and dirty flags are left alone:
- * the hypervisor reads on the guest's behalf only to emulate an access the
- * processor already translated.
+ * guest memory the caller maps, and the identity of a vCPU without paging.
+ * Accessed and dirty flags are left alone: the hypervisor reads on the
+ * guest's behalf only to emulate an access the processor already translated.
  */
 #include <string.h>
 
