@@ -17,6 +17,7 @@
 #include "vdev/uart.h"
 #include "vmx/apic_direct.h"
 #include "vmx/ept.h"
+#include "vmx/gpt_walk.h"
 #include "vmx/vmcs.h"
 
 #define GUEST_MAX		LIMIT_GUESTS
@@ -504,11 +505,14 @@ void *guest_gpa_to_host(const struct guest *guest, uint64_t gpa, uint64_t len);
  * @buf: where the bytes go
  * @len: how many bytes
  *
- * Walks the guest's page tables, so the fetch of an instruction to emulate
- * sees what the guest sees.
+ * Walks the guest's page tables in the paging mode its CR0, CR4 and EFER
+ * select (none at all is the identity), so the fetch of an instruction to
+ * emulate sees what the guest sees.
  *
- * Return: false if any byte is not mapped or not guest RAM.
+ * Return: GPT_OK, or why some byte is not mapped or not guest RAM;
+ * GPT_LEGACY_PAGING under 32-bit or PAE paging, which are not walked.
  */
-bool vcpu_read_guest_virtual(struct vcpu *v, uint64_t gva, void *buf, unsigned int len);
+enum gpt_status vcpu_read_guest_virtual(struct vcpu *v, uint64_t gva, void *buf,
+					unsigned int len);
 
 #endif

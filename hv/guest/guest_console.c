@@ -119,16 +119,26 @@ static bool guest_console_mmio(struct guest_device *dev, uint64_t gpa, unsigned 
 	return true;
 }
 
+#define GUEST_CONSOLE_BYTES \
+	((sizeof(struct guest_console) + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1))
+
+static void guest_console_release(struct guest_device *dev)
+{
+	struct guest_console *gc = container_of(dev, struct guest_console, dev);
+
+	page_free_node(gc->guest->node, (uint64_t)(uintptr_t)gc, GUEST_CONSOLE_BYTES);
+}
+
 static const struct guest_device_ops guest_console_device_ops = {
 	.mmio = guest_console_mmio,
 	.reset = guest_console_reset,
+	.release = guest_console_release,
 };
 
 bool guest_console_create(struct guest *g)
 {
-	uint64_t bytes = (sizeof(struct guest_console) + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
-	struct guest_console *gc =
-		(struct guest_console *)(uintptr_t)page_alloc_node(g->node, bytes, PAGE_SIZE);
+	struct guest_console *gc = (struct guest_console *)(uintptr_t)
+		page_alloc_node(g->node, GUEST_CONSOLE_BYTES, PAGE_SIZE);
 
 	if (!gc)
 		goto fail;
@@ -138,13 +148,20 @@ bool guest_console_create(struct guest *g)
 					 &gc->pci.pci, 0 };
 	gc->mem.base = (uint8_t *)(uintptr_t)g->ram_hpa;
 	gc->mem.size = g->ram_size;
+	guest_log_gate_init(&gc->log_gate, g);
+	gc->mem.log = &gc->log_gate;
 	virtio_console_init(&gc->console, g->name, &gc->mem, guest_console_line, g,
 			    guest_console_interrupt, gc);
-	if (!guest_device_add(g, &gc->dev) ||
-	    !virtio_pci_init(&gc->pci, g->name, &guest_console_ops, gc, guest_console_send_msi, gc,
+	if (!guest_device_add(g, &gc->dev)) {
+		guest_console_release(&gc->dev);
+		goto fail;
+	}
+	/* Registered: if it fails now, guest_device_remove_all() releases it. */
+	if (!virtio_pci_init(&gc->pci, g->name, &guest_console_ops, gc, guest_console_send_msi, gc,
 			     GUEST_PCI_MMIO_GPA + gc->dev.slot * VIRTIO_PCI_BAR_SIZE))
 		goto fail;
 	gc->pci.pci.lock = &gc->lock;
+	virtio_pci_set_log_gate(&gc->pci, &gc->log_gate);
 	return true;
 fail:
 	printk("guest %s: cannot create its virtio console\n", g->name);

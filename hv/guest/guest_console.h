@@ -30,6 +30,7 @@ struct guest_console {
 	struct spinlock lock;
 	struct guest_device dev;	/* in the guest's registry */
 	struct guest_mem mem;
+	struct log_gate log_gate;	/* the guest's bucket, for mem and pci */
 	struct virtio_pci pci;
 	bool needs_reset_reported;
 	uint64_t bad_msi;		/* MSI-X messages the guest misprogrammed */

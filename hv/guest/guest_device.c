@@ -30,6 +30,19 @@ bool guest_device_add(struct guest *g, struct guest_device *dev)
 	return true;
 }
 
+void guest_device_remove_all(struct guest *g)
+{
+	while (g->device_count) {
+		struct guest_device *dev = g->device[--g->device_count];
+
+		g->device[g->device_count] = NULL;
+		if (dev->pci)
+			pci_bus_remove(&g->pci, dev->slot);
+		if (dev->ops->release)
+			dev->ops->release(dev);
+	}
+}
+
 bool guest_device_mmio(struct guest *g, uint64_t gpa, unsigned int size, bool write,
 		       uint64_t *value, bool *notify)
 {

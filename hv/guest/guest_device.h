@@ -26,6 +26,12 @@ struct guest_device_ops {
 		     uint64_t *value, bool *notify);
 	/* Back to its power-on state: the guest restarts. */
 	void (*reset)(struct guest_device *dev);
+	/*
+	 * Undoes the device's creation, however far it got: off its
+	 * sidecore, the switch or the vsock table, and its memory freed.
+	 * Only before the guest's first life, while nothing polls it.
+	 */
+	void (*release)(struct guest_device *dev);
 };
 
 struct guest_device {
@@ -46,6 +52,16 @@ struct guest_device {
  * Return: false (reported) when the guest has no room for it.
  */
 bool guest_device_add(struct guest *g, struct guest_device *dev);
+
+/**
+ * guest_device_remove_all() - undo a guest's devices, newest first
+ * @g: the guest, not yet running: one of its devices failed to come up
+ *
+ * Each device leaves the guest's bus and is released (its ops' release),
+ * so that a guest is created with all its devices or with none: nothing
+ * of it stays on a sidecore, the switch or the vsock table.
+ */
+void guest_device_remove_all(struct guest *g);
 
 /**
  * guest_device_mmio() - finds and runs the device an MMIO access is for

@@ -48,6 +48,22 @@ bool guest_log_allow(struct guest *g)
 	return allow;
 }
 
+static bool guest_log_gate_allow(void *ctx)
+{
+	return guest_log_allow(ctx);
+}
+
+/**
+ * guest_log_gate_init() - the guest's bucket, for the pure modules of its devices
+ * @gate: filled in; hand it to virtio_pci_set_log_gate() and guest_mem's @log
+ * @g: the guest
+ */
+void guest_log_gate_init(struct log_gate *gate, struct guest *g)
+{
+	gate->allow = guest_log_gate_allow;
+	gate->ctx = g;
+}
+
 /**
  * guest_log() - print one line on behalf of a guest, if its bucket allows.
  * @g: the guest; its name prefixes the line as "[name] ".

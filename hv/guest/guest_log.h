@@ -9,9 +9,12 @@
 
 #include <stdbool.h>
 
+#include "lib/log.h"
+
 struct guest;
 
 bool guest_log_allow(struct guest *g);
+void guest_log_gate_init(struct log_gate *gate, struct guest *g);
 void guest_log(struct guest *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

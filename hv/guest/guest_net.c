@@ -128,9 +128,21 @@ static bool guest_net_mmio(struct guest_device *dev, uint64_t gpa, unsigned int 
 	return result != GUEST_VIRTIO_UNCLAIMED;
 }
 
+#define GUEST_NET_BYTES	((sizeof(struct guest_net) + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1))
+
+static void guest_net_release(struct guest_device *dev)
+{
+	struct guest_net *gn = container_of(dev, struct guest_net, dev);
+
+	sidecore_detach(gn->sidecore, &gn->port);
+	net_switch_remove_port(gn->sidecore->sw, &gn->net.port);
+	page_free_node(gn->guest->node, (uint64_t)(uintptr_t)gn, GUEST_NET_BYTES);
+}
+
 static const struct guest_device_ops guest_net_device_ops = {
 	.mmio = guest_net_mmio,
 	.reset = guest_net_reset,
+	.release = guest_net_release,
 };
 
 static bool guest_net_live(const struct sidecore_port *port)
@@ -207,7 +219,20 @@ static const struct sidecore_port_ops guest_net_port_ops = {
 	.print_counters = guest_net_print_counters,
 };
 
-/* The device in gn, registered with g and sc; memory is the caller's. */
+/*
+ * Zeroes gn and puts it on g's bus for sc; false, with nothing registered,
+ * when g has no room.
+ */
+static bool guest_net_register(struct guest_net *gn, struct guest *g, struct sidecore *sc)
+{
+	memset(gn, 0, sizeof(*gn));
+	gn->guest = g;
+	gn->sidecore = sc;
+	gn->dev = (struct guest_device){ "virtio-net", &guest_net_device_ops, &gn->pci.pci, 0 };
+	return guest_device_add(g, &gn->dev);
+}
+
+/* The registered device in gn, attached to sc; memory is the caller's. */
 static bool guest_net_init(struct guest_net *gn, struct guest *g, struct sidecore *sc,
 			   const uint8_t mac[6], bool wire)
 {
@@ -222,17 +247,13 @@ static bool guest_net_init(struct guest_net *gn, struct guest *g, struct sidecor
 		.max_pairs = g->vcpu_count,	/* a queue pair per vCPU */
 	};
 
-	memset(gn, 0, sizeof(*gn));
-	gn->guest = g;
-	gn->sidecore = sc;
-	gn->dev = (struct guest_device){ "virtio-net", &guest_net_device_ops, &gn->pci.pci, 0 };
 	gn->port.ops = &guest_net_port_ops;
 	gn->mem.base = (uint8_t *)(uintptr_t)g->ram_hpa;
 	gn->mem.size = g->ram_size;
+	guest_log_gate_init(&gn->log_gate, g);
+	gn->mem.log = &gn->log_gate;
 	memcpy(params.mac, mac, sizeof(params.mac));
 
-	if (!guest_device_add(g, &gn->dev))
-		return false;
 	if (!virtio_net_init(&gn->net, &params))
 		return false;
 	gn->ops = guest_net_ops;
@@ -242,19 +263,27 @@ static bool guest_net_init(struct guest_net *gn, struct guest *g, struct sidecor
 			     GUEST_PCI_MMIO_GPA + gn->dev.slot * VIRTIO_PCI_BAR_SIZE))
 		return false;
 	gn->pci.pci.lock = &sc->lock;
+	virtio_pci_set_log_gate(&gn->pci, &gn->log_gate);
 	gn->net.port.wire = wire;
 	return net_switch_add_port(sc->sw, &gn->net.port) && sidecore_attach(sc, &gn->port);
 }
 
 bool guest_net_create(struct guest *g, struct sidecore *sc, const uint8_t mac[6], bool wire)
 {
-	uint64_t bytes = (sizeof(struct guest_net) + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
-	struct guest_net *gn = (struct guest_net *)(uintptr_t)page_alloc_node(g->node, bytes,
+	struct guest_net *gn = (struct guest_net *)(uintptr_t)page_alloc_node(g->node,
+									      GUEST_NET_BYTES,
 									      PAGE_SIZE);
 
-	if (!gn || !guest_net_init(gn, g, sc, mac, wire)) {
-		printk("guest %s: cannot create its virtio-net device\n", g->name);
-		return false;
+	if (!gn)
+		goto fail;
+	if (!guest_net_register(gn, g, sc)) {
+		guest_net_release(&gn->dev);
+		goto fail;
 	}
-	return true;
+	/* Registered: if it fails now, guest_device_remove_all() releases it. */
+	if (guest_net_init(gn, g, sc, mac, wire))
+		return true;
+fail:
+	printk("guest %s: cannot create its virtio-net device\n", g->name);
+	return false;
 }

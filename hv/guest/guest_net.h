@@ -25,6 +25,7 @@ struct guest_net {
 	struct guest_device dev;	/* in the guest's registry */
 	struct sidecore_port port;	/* in the sidecore's loop */
 	struct guest_mem mem;
+	struct log_gate log_gate;	/* the guest's bucket, for mem and pci */
 	struct virtio_pci_device_ops ops;	/* features and queues follow the vCPU count */
 	struct virtio_pci pci;
 	struct virtio_net net;

@@ -163,9 +163,21 @@ static bool guest_vsock_mmio(struct guest_device *dev, uint64_t gpa, unsigned in
 	return result != GUEST_VIRTIO_UNCLAIMED;
 }
 
+#define GUEST_VSOCK_BYTES ((sizeof(struct guest_vsock) + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1))
+
+static void guest_vsock_release(struct guest_device *dev)
+{
+	struct guest_vsock *gv = container_of(dev, struct guest_vsock, dev);
+
+	sidecore_detach(gv->sidecore, &gv->port);
+	virtio_vsock_table_remove(&guest_vsock_table, &gv->vsock);
+	page_free_node(gv->guest->node, (uint64_t)(uintptr_t)gv, GUEST_VSOCK_BYTES);
+}
+
 static const struct guest_device_ops guest_vsock_device_ops = {
 	.mmio = guest_vsock_mmio,
 	.reset = guest_vsock_reset,
+	.release = guest_vsock_release,
 };
 
 static bool guest_vsock_live(const struct sidecore_port *port)
@@ -235,7 +247,20 @@ static const struct sidecore_port_ops guest_vsock_port_ops = {
 	.print_counters = guest_vsock_print_counters,
 };
 
-/* The device in gv, registered with g and sc; memory is the caller's. */
+/*
+ * Zeroes gv and puts it on g's bus for sc; false, with nothing registered,
+ * when g has no room.
+ */
+static bool guest_vsock_register(struct guest_vsock *gv, struct guest *g, struct sidecore *sc)
+{
+	memset(gv, 0, sizeof(*gv));
+	gv->guest = g;
+	gv->sidecore = sc;
+	gv->dev = (struct guest_device){ "virtio-vsock", &guest_vsock_device_ops, &gv->pci.pci, 0 };
+	return guest_device_add(g, &gv->dev);
+}
+
+/* The registered device in gv, attached to sc; memory is the caller's. */
 static bool guest_vsock_init(struct guest_vsock *gv, struct guest *g, struct sidecore *sc,
 			     uint32_t cid)
 {
@@ -253,33 +278,37 @@ static bool guest_vsock_init(struct guest_vsock *gv, struct guest *g, struct sid
 		.counters_interval = tsc_hz() / 1000 * VIRTIO_VSOCK_COUNTERS_MS,
 	};
 
-	memset(gv, 0, sizeof(*gv));
-	gv->guest = g;
-	gv->sidecore = sc;
-	gv->dev = (struct guest_device){ "virtio-vsock", &guest_vsock_device_ops, &gv->pci.pci, 0 };
 	gv->port.ops = &guest_vsock_port_ops;
 	gv->mem.base = (uint8_t *)(uintptr_t)g->ram_hpa;
 	gv->mem.size = g->ram_size;
+	guest_log_gate_init(&gv->log_gate, g);
+	gv->mem.log = &gv->log_gate;
 
-	if (!guest_device_add(g, &gv->dev))
-		return false;
 	if (!virtio_vsock_init(&gv->vsock, &params) ||
 	    !virtio_pci_init(&gv->pci, g->name, &guest_vsock_ops, gv, guest_vsock_send_msi, gv,
 			     GUEST_PCI_MMIO_GPA + gv->dev.slot * VIRTIO_PCI_BAR_SIZE))
 		return false;
 	gv->pci.pci.lock = &sc->lock;
+	virtio_pci_set_log_gate(&gv->pci, &gv->log_gate);
 	return virtio_vsock_table_add(params.table, &gv->vsock) && sidecore_attach(sc, &gv->port);
 }
 
 bool guest_vsock_create(struct guest *g, struct sidecore *sc, uint32_t cid)
 {
-	uint64_t bytes = (sizeof(struct guest_vsock) + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
-	struct guest_vsock *gv = (struct guest_vsock *)(uintptr_t)page_alloc_node(g->node, bytes,
+	struct guest_vsock *gv = (struct guest_vsock *)(uintptr_t)page_alloc_node(g->node,
+										  GUEST_VSOCK_BYTES,
 										  PAGE_SIZE);
 
-	if (!gv || !guest_vsock_init(gv, g, sc, cid)) {
-		printk("guest %s: cannot create its virtio-vsock device\n", g->name);
-		return false;
+	if (!gv)
+		goto fail;
+	if (!guest_vsock_register(gv, g, sc)) {
+		guest_vsock_release(&gv->dev);
+		goto fail;
 	}
-	return true;
+	/* Registered: if it fails now, guest_device_remove_all() releases it. */
+	if (guest_vsock_init(gv, g, sc, cid))
+		return true;
+fail:
+	printk("guest %s: cannot create its virtio-vsock device\n", g->name);
+	return false;
 }

@@ -25,6 +25,7 @@ struct guest_vsock {
 	struct guest_device dev;	/* in the guest's registry */
 	struct sidecore_port port;	/* in the sidecore's loop */
 	struct guest_mem mem;
+	struct log_gate log_gate;	/* the guest's bucket, for mem and pci */
 	struct virtio_pci pci;
 	struct virtio_vsock vsock;
 	bool needs_reset_reported;

@@ -13,6 +13,7 @@
 #include "arch/x86.h"
 #include "boot/boot.h"
 #include "guest/guest.h"
+#include "guest/guest_log.h"
 #include "mm/page_alloc.h"
 #include "vmx/cpuid_filter.h"
 #include "vmx/exit_rules.h"
@@ -469,9 +470,11 @@ enum vcpu_stop vcpu_run(struct vcpu *v)
 		if (entered == 2)
 			continue;
 		if (entered) {
-			printk("[%s] vm entry failed: instruction error %lu\n", v->guest->name,
-			       vmcs_read(VMCS_INSTRUCTION_ERROR));
-			vcpu_dump(v);
+			if (guest_log_allow(v->guest)) {
+				printk("[%s] vm entry failed: instruction error %lu\n",
+				       v->guest->name, vmcs_read(VMCS_INSTRUCTION_ERROR));
+				vcpu_dump(v);
+			}
 			vcpu_stop(v, VCPU_STOP_CRASH, "vm entry failed");
 			break;
 		}
@@ -480,11 +483,13 @@ enum vcpu_stop vcpu_run(struct vcpu *v)
 		v->exits_total++;
 		v->exits[(reason & 0xffff) < EXIT_REASON_COUNT ? reason & 0xffff : 0]++;
 		if (reason & EXIT_REASON_ENTRY_FAILED) {
-			printk("[%s] vm entry failed: exit reason %u (%s), qualification %#lx\n",
-			       v->guest->name, reason & 0xffff,
-			       vmcs_exit_reason_name(reason & 0xffff),
-			       vmcs_read(VMCS_EXIT_QUALIFICATION));
-			vcpu_dump(v);
+			if (guest_log_allow(v->guest)) {
+				printk("[%s] vm entry failed: exit reason %u (%s), "
+				       "qualification %#lx\n", v->guest->name, reason & 0xffff,
+				       vmcs_exit_reason_name(reason & 0xffff),
+				       vmcs_read(VMCS_EXIT_QUALIFICATION));
+				vcpu_dump(v);
+			}
 			vcpu_stop(v, VCPU_STOP_CRASH, "vm entry failed");
 			break;
 		}

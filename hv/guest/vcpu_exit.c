@@ -45,8 +45,11 @@ bool vcpu_fail(struct vcpu *v, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(reason, sizeof(reason), fmt, ap);
 	va_end(ap);
-	printk("[%s] stopping: %s\n", v->guest->name, reason);
-	vcpu_dump(v);
+	/* A guest that crashes in a loop pays a token for each report. */
+	if (guest_log_allow(v->guest)) {
+		printk("[%s] stopping: %s\n", v->guest->name, reason);
+		vcpu_dump(v);
+	}
 	vcpu_stop(v, VCPU_STOP_CRASH, reason);
 	return false;
 }
@@ -344,12 +347,17 @@ static bool vcpu_decode_mmio(struct vcpu *v, uint64_t gpa, struct decode_insn *i
 				cs_ar & (1u << 14) ? DECODE_MODE_32 : DECODE_MODE_16;
 	unsigned int len = DECODE_MAX_LENGTH;
 	enum decode_status status;
+	enum gpt_status fetch;
 
 	/* The decoder sees the register file with RSP in its slot. */
 	v->regs.rsp = vmcs_read(VMCS_GUEST_RSP);
 	/* Near the end of a mapping, fetch only what is there. */
-	while (len && !vcpu_read_guest_virtual(v, rip, code, len))
+	while (len && (fetch = vcpu_read_guest_virtual(v, rip, code, len)) != GPT_OK) {
+		if (fetch == GPT_LEGACY_PAGING)
+			return vcpu_fail(v, "access to %#lx at rip %#lx: 32-bit or PAE paging "
+					 "not emulated", gpa, rip);
 		len--;
+	}
 	status = decode_instruction(insn, code, len, mode);
 	if (status != DECODE_OK)
 		return vcpu_fail(v, "cannot emulate the access to %#lx at rip %#lx: %s",

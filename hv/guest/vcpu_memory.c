@@ -21,13 +21,16 @@ static const void *vcpu_map_guest(void *ctx, uint64_t gpa, uint64_t len)
 	return guest_gpa_to_host(ctx, gpa, len);
 }
 
-bool vcpu_read_guest_virtual(struct vcpu *v, uint64_t gva, void *buf, unsigned int len)
+enum gpt_status vcpu_read_guest_virtual(struct vcpu *v, uint64_t gva, void *buf,
+					unsigned int len)
 {
 	const struct gpt_space space = {
+		.mode = gpt_mode_of(vmcs_read(VMCS_GUEST_CR0), vmcs_read(VMCS_GUEST_CR4),
+				    vmcs_read(VMCS_GUEST_IA32_EFER)),
 		.cr3 = vmcs_read(VMCS_GUEST_CR3),
 		.map = vcpu_map_guest,
 		.ctx = v->guest,
 	};
 
-	return gpt_read(&space, gva, buf, len) == GPT_OK;
+	return gpt_read(&space, gva, buf, len);
 }

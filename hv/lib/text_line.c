@@ -26,6 +26,17 @@ static void text_line_emit(struct text_line *t)
 	t->len = 0;
 }
 
+bool text_line_is_control(uint8_t c)
+{
+	/*
+	 * ECMA-48 §5: C0 is 0x00-0x1f, DEL 0x7f, C1 0x80-0x9f (0x9b is CSI
+	 * in one byte). A C1 byte also ends the UTF-8 form of every C1 code
+	 * (0xc2 0x80-0x9f), so replacing those bytes disarms both, at the
+	 * price of some other UTF-8 characters coming out garbled.
+	 */
+	return (c < 0x20 && c != '\t') || (c >= 0x7f && c <= 0x9f);
+}
+
 void text_line_put(struct text_line *t, uint8_t c)
 {
 	if (c == '\n') {
@@ -34,7 +45,7 @@ void text_line_put(struct text_line *t, uint8_t c)
 	}
 	if (c == '\r')
 		return;
-	if (c < 0x20 && c != '\t')
+	if (text_line_is_control(c))
 		c = '.';
 	/* The check bounds the store below by itself, whatever len holds. */
 	if (t->len >= TEXT_LINE_MAX - 1)

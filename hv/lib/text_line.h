@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * text_line.h - bytes a guest writes to one of its consoles, gathered into
- * lines for the host console. Control characters become '.', so a guest
- * cannot move the host console's cursor or split its lines; a line longer
- * than TEXT_LINE_MAX - 1 bytes leaves in pieces.
+ * lines for the host console. Control characters (C0, DEL and C1, tab
+ * excepted) become '.', so a guest cannot move the host console's cursor,
+ * start an escape sequence or split its lines; a line longer than
+ * TEXT_LINE_MAX - 1 bytes leaves in pieces.
  *
  * Not locked: each console device serialises its own calls.
  */
 #ifndef SIDECORE_LIB_TEXT_LINE_H
 #define SIDECORE_LIB_TEXT_LINE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define TEXT_LINE_MAX	256
@@ -31,6 +33,14 @@ struct text_line {
  * @ctx: passed to @sink
  */
 void text_line_init(struct text_line *t, text_line_fn sink, void *ctx);
+
+/**
+ * text_line_is_control() - whether a byte would steer the host's terminal
+ * @c: the byte
+ *
+ * Return: true for C0 controls but tab, DEL and the C1 controls 0x80-0x9f.
+ */
+bool text_line_is_control(uint8_t c);
 
 /**
  * text_line_put() - one byte of a guest's output

@@ -241,6 +241,15 @@ void net_switch_init(struct net_switch *sw);
 bool net_switch_add_port(struct net_switch *sw, struct net_port *port);
 
 /**
+ * net_switch_remove_port() - detach a port before traffic starts
+ * @sw: the switch, not yet forwarding (a guest whose creation failed)
+ * @port: the port; nothing happens if @sw does not hold it
+ *
+ * The ports after it move down one place and take their new indexes.
+ */
+void net_switch_remove_port(struct net_switch *sw, struct net_port *port);
+
+/**
  * net_switch_add_ring() - the ring that carries packets from one sidecore's
  * ports to another's.
  * @sw: the switch

@@ -72,6 +72,20 @@ bool net_switch_add_port(struct net_switch *sw, struct net_port *port)
 	return true;
 }
 
+void net_switch_remove_port(struct net_switch *sw, struct net_port *port)
+{
+	unsigned int i = 0;
+
+	while (i < sw->count && sw->port[i] != port)
+		i++;
+	if (i == sw->count)
+		return;
+	for (sw->count--; i < sw->count; i++) {
+		sw->port[i] = sw->port[i + 1];
+		sw->port[i]->index = i;
+	}
+}
+
 void net_switch_add_ring(struct net_switch *sw, unsigned int from, unsigned int to,
 			 struct spsc_ring *ring)
 {

@@ -61,3 +61,16 @@ bool sidecore_attach(struct sidecore *sc, struct sidecore_port *port)
 	sc->port[sc->port_count++] = port;
 	return true;
 }
+
+void sidecore_detach(struct sidecore *sc, struct sidecore_port *port)
+{
+	unsigned int i = 0;
+
+	while (i < sc->port_count && sc->port[i] != port)
+		i++;
+	if (i == sc->port_count)
+		return;
+	/* Keeps the others' order: the fair turns start where they did. */
+	for (sc->port_count--; i < sc->port_count; i++)
+		sc->port[i] = sc->port[i + 1];
+}

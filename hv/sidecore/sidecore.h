@@ -95,6 +95,13 @@ struct sidecore *sidecore_by_index(unsigned int index);
 bool sidecore_attach(struct sidecore *sc, struct sidecore_port *port);
 
 /**
+ * sidecore_detach() - takes a port out of a sidecore's loop before it polls
+ * @sc: the sidecore, not yet polling (a guest whose creation failed)
+ * @port: the port; nothing happens if @sc does not serve it
+ */
+void sidecore_detach(struct sidecore *sc, struct sidecore_port *port);
+
+/**
  * sidecore_wake() - a port of @sc went live: leave HLT if idling there
  * @sc: the sidecore
  *

@@ -32,6 +32,14 @@ bool pci_bus_add(struct pci_bus *bus, unsigned int slot, struct pci_device *dev)
 	return added;
 }
 
+void pci_bus_remove(struct pci_bus *bus, unsigned int slot)
+{
+	spin_lock(&bus->lock);
+	if (slot < PCI_SLOTS)
+		bus->slot[slot] = NULL;
+	spin_unlock(&bus->lock);
+}
+
 static void config_put(uint8_t *p, unsigned int offset, unsigned int size, uint32_t v)
 {
 	for (unsigned int i = 0; i < size; i++)

@@ -79,6 +79,13 @@ void pci_bus_init(struct pci_bus *bus);
  */
 bool pci_bus_add(struct pci_bus *bus, unsigned int slot, struct pci_device *dev);
 
+/**
+ * pci_bus_remove() - take a function off the bus
+ * @bus: the bus
+ * @slot: where the function answers; an empty or out-of-range slot stays as it is
+ */
+void pci_bus_remove(struct pci_bus *bus, unsigned int slot);
+
 /* Accesses through CF8-CFF; size is 1, 2 or 4. Unclaimed reads are all ones. */
 uint32_t pci_io_read(struct pci_bus *bus, uint16_t port, unsigned int size);
 void pci_io_write(struct pci_bus *bus, uint16_t port, unsigned int size, uint32_t value);

@@ -10,9 +10,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/log.h"
+
 struct guest_mem {
 	uint8_t *base;
 	uint64_t size;
+	/* The guest's bucket for lines about what it did with its rings; NULL: none. */
+	const struct log_gate *log;
 };
 
 /* Host pointer to [gpa, gpa+len), or NULL when any byte lies outside the guest's RAM. */

@@ -119,7 +119,7 @@ static void status_write(struct virtio_pci *fn, uint8_t value)
 	     (fn->status & VIRTIO_CONFIG_S_NEEDS_RESET))) {
 		value &= ~VIRTIO_CONFIG_S_DRIVER_OK;
 		fn->status = value | (fn->status & VIRTIO_CONFIG_S_NEEDS_RESET);
-		if (!(fn->status & VIRTIO_CONFIG_S_NEEDS_RESET))
+		if (!(fn->status & VIRTIO_CONFIG_S_NEEDS_RESET) && log_gate_allow(fn->log))
 			log_msg("virtio-pci %s: DRIVER_OK without accepted features, "
 				"device needs reset", fn->name);
 		virtio_pci_mark_needs_reset(fn);
@@ -246,24 +246,42 @@ static void driver_features_write(struct virtio_pci *fn, uint32_t value)
 			      (uint64_t)value << shift;
 }
 
-static void queue_enable(struct virtio_pci *fn, struct virtio_pci_queue *q)
+/* Why the transport or the device refuses q's rings, or NULL if both take them. */
+static const char *queue_refusal(struct virtio_pci *fn, struct virtio_pci_queue *q)
 {
 	unsigned int index = (unsigned int)(q - fn->queue);
 
+	/* §2.6: descriptor table 16-byte, driver ring 2-byte, device ring 4-byte aligned. */
+	if (q->desc % 16)
+		return "descriptor table not 16-byte aligned";
+	if (q->driver % 2)
+		return "driver ring not 2-byte aligned";
+	if (q->device % 4)
+		return "device ring not 4-byte aligned";
+	if (fn->ops->queue_enable &&
+	    !fn->ops->queue_enable(fn->ctx, index, q->size, q->desc, q->driver, q->device))
+		return "refused by the device";
+	return NULL;
+}
+
+static void queue_enable(struct virtio_pci *fn, struct virtio_pci_queue *q)
+{
+	const char *refused;
+
 	if (q->enabled || !(fn->status & VIRTIO_CONFIG_S_FEATURES_OK))
 		return;		/* the rings' format depends on the features */
-	/* §2.6: descriptor table 16-byte, driver ring 2-byte, device ring 4-byte aligned. */
-	if (q->desc % 16 || q->driver % 2 || q->device % 4 ||
-	    (fn->ops->queue_enable &&
-	     !fn->ops->queue_enable(fn->ctx, index, q->size, q->desc, q->driver, q->device))) {
-		log_msg("virtio-pci %s: device %04x: queue %u refused (rings 0x%llx 0x%llx 0x%llx), "
-			"device needs reset", fn->name, VIRTIO_PCI_DEVICE_BASE + fn->ops->device_id, index,
-			(unsigned long long)q->desc, (unsigned long long)q->driver,
-			(unsigned long long)q->device);
-		virtio_pci_mark_needs_reset(fn);
+	refused = queue_refusal(fn, q);
+	if (!refused) {
+		q->enabled = true;
 		return;
 	}
-	q->enabled = true;
+	if (log_gate_allow(fn->log))
+		log_msg("virtio-pci %s: device %04x: queue %u refused: %s "
+			"(rings 0x%llx 0x%llx 0x%llx), device needs reset", fn->name,
+			VIRTIO_PCI_DEVICE_BASE + fn->ops->device_id, (unsigned int)(q - fn->queue),
+			refused, (unsigned long long)q->desc, (unsigned long long)q->driver,
+			(unsigned long long)q->device);
+	virtio_pci_mark_needs_reset(fn);
 }
 
 static void common_write(struct virtio_pci *fn, uint32_t offset, uint32_t value)
@@ -440,6 +458,11 @@ bool virtio_pci_init(struct virtio_pci *fn, const char *name,
 	device_reset(fn);
 	virtio_pci_window_refresh(fn);
 	return true;
+}
+
+void virtio_pci_set_log_gate(struct virtio_pci *fn, const struct log_gate *gate)
+{
+	fn->log = gate;
 }
 
 /**

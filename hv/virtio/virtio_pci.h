@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "lib/log.h"
 #include "vdev/msix.h"
 #include "vdev/pci.h"
 
@@ -71,6 +72,7 @@ struct virtio_pci_queue {
 struct virtio_pci {
 	struct pci_device pci;		/* put on the bus with pci_bus_add() */
 	const char *name;		/* the guest's, for messages (kept) */
+	const struct log_gate *log;	/* the guest's bucket for them; NULL: none */
 	const struct virtio_pci_device_ops *ops;
 	void *ctx;
 	uint64_t offered;		/* ops->features | VIRTIO_F_VERSION_1 */
@@ -96,6 +98,13 @@ struct virtio_pci {
 bool virtio_pci_init(struct virtio_pci *fn, const char *name,
 		     const struct virtio_pci_device_ops *ops, void *ctx,
 		     msix_send_fn send_msi, void *msi_ctx, uint64_t bar_address);
+
+/**
+ * virtio_pci_set_log_gate() - pass the lines a guest's writes cause through its bucket
+ * @fn: the function, after virtio_pci_init()
+ * @gate: the guest's bucket (kept, not copied)
+ */
+void virtio_pci_set_log_gate(struct virtio_pci *fn, const struct log_gate *gate);
 
 /* Where the guest has put BAR 0, and whether it decodes it (COMMAND bit 1). */
 uint64_t virtio_pci_bar_address(const struct virtio_pci *fn);

@@ -140,6 +140,18 @@ bool virtio_vsock_table_add(struct virtio_vsock_table *table, struct virtio_vsoc
 	return true;
 }
 
+void virtio_vsock_table_remove(struct virtio_vsock_table *table, struct virtio_vsock *dev)
+{
+	unsigned int i = 0;
+
+	while (i < table->count && table->dev[i] != dev)
+		i++;
+	if (i == table->count)
+		return;
+	for (table->count--; i < table->count; i++)
+		table->dev[i] = table->dev[i + 1];
+}
+
 bool virtio_vsock_active(const struct virtio_vsock *dev)
 {
 	return dev->running && !dev->needs_reset;

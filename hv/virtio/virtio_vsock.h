@@ -277,6 +277,13 @@ struct virtio_vsock_params {
 bool virtio_vsock_table_add(struct virtio_vsock_table *table, struct virtio_vsock *dev);
 
 /**
+ * virtio_vsock_table_remove() - stop routing to a device before traffic starts
+ * @table: the table, not yet used by any pass (a guest whose creation failed)
+ * @dev: the device; nothing happens if @table does not hold it
+ */
+void virtio_vsock_table_remove(struct virtio_vsock_table *table, struct virtio_vsock *dev);
+
+/**
  * virtio_vsock_init() - set up a device in reset state
  * @dev: the device; its old contents are lost
  * @params: identity, memory, table and interrupt callback

@@ -36,8 +36,10 @@ void virtq_break(struct virtq *vq, const char *reason, uint64_t detail)
 		return;
 	vq->broken = true;
 	vq->broken_reason = reason;
-	log_msg("virtio %s: queue %u: %s (%llu), stopped until device reset",
-		vq->name, vq->index, reason, (unsigned long long)detail);
+	/* A guest can reset and break a queue again at will: each time costs it a token. */
+	if (log_gate_allow(vq->mem->log))
+		log_msg("virtio %s: queue %u: %s (%llu), stopped until device reset",
+			vq->name, vq->index, reason, (unsigned long long)detail);
 }
 
 /* virtq_break() for return statements in functions that report -1. */
@@ -203,6 +205,28 @@ static int virtq_add_segment(struct virtq *vq, struct chain_walk *w,
 }
 
 /*
+ * A chain with more buffers than a chain may hold (d, at index, being the
+ * first one too many) is a long chain or a loop: in a table of more than
+ * VIRTQ_CHAIN_MAX_SEGMENTS entries, only following its links to the end,
+ * within the table's size, tells which. Reading links costs no more than
+ * the walk of a legal chain as long as the table.
+ */
+static int virtq_too_many_buffers(struct virtq *vq, struct chain_walk *w,
+				  const struct vring_desc *d, uint16_t head)
+{
+	struct vring_desc next = *d;
+
+	while ((next.flags & VRING_DESC_F_NEXT) && !(next.flags & VRING_DESC_F_INDIRECT)) {
+		if (next.next >= w->table_size)
+			return virtq_fail(vq, "descriptor index out of range", next.next);
+		if (++w->visited > w->table_size)
+			return virtq_fail(vq, "descriptor chain loops", head);
+		virtq_read_desc(w->table, next.next, &next);
+	}
+	return virtq_fail(vq, "chain has too many buffers", head);
+}
+
+/*
  * Walks the chain at head: zero or more direct descriptors, possibly ending
  * in one that points at an indirect table (virtio 1.1 §2.6.5.3.2). A table
  * can hold no longer chain than it has entries, so a longer walk is a loop.
@@ -232,6 +256,8 @@ static int virtq_walk_chain(struct virtq *vq, uint16_t head, struct virtq_chain 
 			index = 0;
 			continue;
 		}
+		if (chain->count == VIRTQ_CHAIN_MAX_SEGMENTS && chain->count < vq->size)
+			return virtq_too_many_buffers(vq, &w, &d, head);
 		if (virtq_add_segment(vq, &w, chain, &d) < 0)
 			return -1;
 		if (!(d.flags & VRING_DESC_F_NEXT))

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * gpt_walk.c - 4-level paging (SDM Vol. 3A §4.5) walked in software over
- * guest memory the caller maps. Accessed and dirty flags are left alone:
- * the hypervisor reads on the guest's behalf only to emulate an access the
- * processor already translated.
+ * guest memory the caller maps, and the identity of a vCPU without paging.
+ * Accessed and dirty flags are left alone: the hypervisor reads on the
+ * guest's behalf only to emulate an access the processor already translated.
  */
 #include <string.h>
 
@@ -31,6 +31,21 @@
 #define PML4E_RESERVED		PTE_PS
 #define PDPTE_1G_RESERVED	0x3fffe000ull
 #define PDE_2M_RESERVED		0x001fe000ull
+
+#define CR0_PG		(1ull << 31)	/* SDM Vol. 3A §2.5 */
+#define CR4_PAE		(1ull << 5)
+#define EFER_LMA	(1ull << 10)	/* SDM Vol. 3A §2.2.1 */
+/* Without paging, outside IA-32e mode, linear addresses have 32 bits (§4.1.1). */
+#define LINEAR_32	0xffffffffull
+
+enum gpt_mode gpt_mode_of(uint64_t cr0, uint64_t cr4, uint64_t efer)
+{
+	if (!(cr0 & CR0_PG))
+		return GPT_MODE_NONE;
+	if ((cr4 & CR4_PAE) && (efer & EFER_LMA))
+		return GPT_MODE_4LEVEL;
+	return GPT_MODE_LEGACY;
+}
 
 /* Bits 63:47 are all copies of bit 47 (§3.3.7.1). */
 static bool gpt_canonical(uint64_t gva)
@@ -68,6 +83,12 @@ enum gpt_status gpt_translate(const struct gpt_space *space, uint64_t gva, uint6
 {
 	uint64_t table = space->cr3 & PTE_ADDR;
 
+	if (space->mode == GPT_MODE_NONE) {
+		*gpa = gva & LINEAR_32;
+		return GPT_OK;
+	}
+	if (space->mode != GPT_MODE_4LEVEL)
+		return GPT_LEGACY_PAGING;
 	if (!gpt_canonical(gva))
 		return GPT_NONCANONICAL;
 	for (unsigned int level = LEVELS;; level--) {

@@ -4,12 +4,14 @@
  * guest's own page tables, for the exit handlers that must read guest memory
  * by the address the guest used (the instruction at RIP of an MMIO exit).
  *
- * Guests run in IA-32e mode from their first instruction and cannot leave it:
- * VMX without "unrestricted guest" keeps CR0.PG set (docs/vmx.md), and
- * CPUID hides LA57. So the only paging mode is 4-level paging (SDM Vol. 3A
- * §4.5). Every table entry is read through the caller's map function, which
- * decides what guest-physical memory exists; the walker trusts nothing in the
- * tables.
+ * A guest's boot vCPU runs in IA-32e mode from its first instruction, and
+ * CPUID hides LA57, so its paging is 4-level paging (SDM Vol. 3A §4.5). A
+ * secondary vCPU starts in real mode and may stay out of long mode as long
+ * as it likes: without paging a linear address is the physical one (§4.1.1)
+ * and is used as it is; 32-bit and PAE paging are not walked, and a read
+ * under them fails as such, for the caller to refuse by name. Every table
+ * entry is read through the caller's map function, which decides what
+ * guest-physical memory exists; the walker trusts nothing in the tables.
  */
 #ifndef SIDECORE_VMX_GPT_WALK_H
 #define SIDECORE_VMX_GPT_WALK_H
@@ -23,8 +25,16 @@
  */
 typedef const void *(*gpt_map_fn)(void *ctx, uint64_t gpa, uint64_t len);
 
+/* The paging modes of SDM Vol. 3A §4.1.1, Table 4-1. */
+enum gpt_mode {
+	GPT_MODE_4LEVEL = 0,	/* CR0.PG, CR4.PAE and EFER.LMA: IA-32e mode */
+	GPT_MODE_NONE,		/* CR0.PG clear: linear addresses (32 bits) are physical */
+	GPT_MODE_LEGACY,	/* 32-bit or PAE paging: not walked */
+};
+
 /* A guest's address space as one vCPU sees it. */
 struct gpt_space {
+	enum gpt_mode mode;	/* from gpt_mode_of() */
 	uint64_t cr3;		/* the guest's CR3: bits 51:12 locate the PML4 table */
 	gpt_map_fn map;
 	void *ctx;
@@ -36,7 +46,19 @@ enum gpt_status {
 	GPT_NOT_PRESENT,	/* an entry on the way has P = 0 */
 	GPT_RESERVED,		/* an entry sets a bit §4.5.4 reserves */
 	GPT_OUTSIDE_RAM,	/* a table or the data lies outside guest RAM */
+	GPT_LEGACY_PAGING,	/* 32-bit or PAE paging, which the walker refuses */
 };
+
+/**
+ * gpt_mode_of() - the paging mode a vCPU's control registers select
+ * @cr0: the guest's CR0 as the processor uses it
+ * @cr4: the guest's CR4 as the processor uses it
+ * @efer: the guest's IA32_EFER
+ *
+ * Return: GPT_MODE_NONE without CR0.PG, GPT_MODE_4LEVEL with CR0.PG,
+ * CR4.PAE and EFER.LMA, GPT_MODE_LEGACY otherwise.
+ */
+enum gpt_mode gpt_mode_of(uint64_t cr0, uint64_t cr4, uint64_t efer);
 
 /**
  * gpt_translate() - the guest-physical address of a guest-virtual one.

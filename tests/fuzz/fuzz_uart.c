@@ -12,7 +12,7 @@
  * from what it wrote, and checks that:
  *
  * - every line the sink gets is NUL-terminated within TEXT_LINE_MAX bytes,
- *   holds no CR, LF or other control character but tab, and is exactly the
+ *   holds no CR, LF or other C0, DEL or C1 control but tab, and is exactly the
  *   characters transmitted since the previous line (nothing lost, nothing
  *   added), cut at TEXT_LINE_MAX - 1;
  * - only a data write outside DLAB and loopback transmits, and only a
@@ -48,7 +48,9 @@ static void sink(void *ctx, const char *line)
 
 	CHECK(n < TEXT_LINE_MAX);
 	for (size_t i = 0; i < n; i++)
-		CHECK((unsigned char)line[i] >= 0x20 || line[i] == '\t');
+		CHECK(((unsigned char)line[i] >= 0x20 && ((unsigned char)line[i] < 0x7f ||
+							   (unsigned char)line[i] > 0x9f)) ||
+		      line[i] == '\t');
 	CHECK(n == m->len && memcmp(line, m->line, n) == 0);
 	m->len = 0;
 	m->lines++;
@@ -63,7 +65,7 @@ static void model_transmit(struct model *m, uint8_t c, unsigned int *want_lines)
 	}
 	if (c == '\r')
 		return;
-	m->line[m->len++] = c < 0x20 && c != '\t' ? '.' : (char)c;
+	m->line[m->len++] = (c < 0x20 && c != '\t') || (c >= 0x7f && c <= 0x9f) ? '.' : (char)c;
 	if (m->len == TEXT_LINE_MAX - 1)
 		++*want_lines;
 }

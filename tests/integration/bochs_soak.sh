@@ -66,7 +66,7 @@ tap_result $? "soak: gamma reported every malformed case in each life ($n lines)
 n=$(count $log '^virtio gamma: queue 1: .*, stopped until device reset$')
 [ "$n" -ge 1 ]
 tap_result $? "soak: the hypervisor stopped gamma's broken transmit queue ($n times)"
-n=$(count $log '^virtio-pci gamma: device 1041: queue 1 refused \(rings 0x100000000000 ')
+n=$(count $log '^virtio-pci gamma: device 1041: queue 1 refused: refused by the device \(rings 0x100000000000 ')
 [ "$n" -ge 1 ]
 tap_result $? "soak: the hypervisor refused gamma's rings outside its RAM ($n times)"
 n=$(count $log '^\[gamma\] virtio-net: device needs reset$')

@@ -302,6 +302,59 @@ static void test_empty_read(void **state)
 	assert_int_equal(f->ram.maps, 0);
 }
 
+/* SDM Vol. 3A §4.1.1, Table 4-1: CR0.PG, CR4.PAE and EFER.LMA pick the mode. */
+static void test_mode_of(void **state)
+{
+	const uint64_t pg = 1ull << 31, pae = 1ull << 5, lme = 1ull << 8, lma = 1ull << 10;
+
+	(void)state;
+	assert_int_equal(gpt_mode_of(0, 0, 0), GPT_MODE_NONE);
+	assert_int_equal(gpt_mode_of(1, pae, lme), GPT_MODE_NONE);	/* PE alone: no paging */
+	assert_int_equal(gpt_mode_of(pg | 1, 0, 0), GPT_MODE_LEGACY);	/* 32-bit paging */
+	assert_int_equal(gpt_mode_of(pg | 1, pae, 0), GPT_MODE_LEGACY);	/* PAE paging */
+	assert_int_equal(gpt_mode_of(pg | 1, pae, lme), GPT_MODE_LEGACY);	/* LME not yet active */
+	assert_int_equal(gpt_mode_of(pg | 1, pae, lme | lma), GPT_MODE_4LEVEL);
+}
+
+/*
+ * Without paging the address is the physical one, cut to 32 bits, and the
+ * guest's CR3 is never read as a table: a CR3 pointing at junk changes nothing.
+ */
+static void test_no_paging_is_identity(void **state)
+{
+	struct fixture *f = *state;
+	uint8_t buf[3];
+	uint64_t gpa = 0;
+
+	f->space.mode = GPT_MODE_NONE;
+	f->space.cr3 = DATA_A;
+	f->ram.maps = 0;
+	assert_int_equal(gpt_translate(&f->space, DATA_B + 0x10, &gpa), GPT_OK);
+	assert_int_equal(gpa, DATA_B + 0x10);
+	assert_int_equal(gpt_translate(&f->space, 0x100000000ull | DATA_A, &gpa), GPT_OK);
+	assert_int_equal(gpa, DATA_A);
+	assert_int_equal(f->ram.maps, 0);
+	assert_int_equal(gpt_read(&f->space, DATA_A + PAGE - 1, buf, 3), GPT_OK);
+	assert_int_equal(buf[0], 0xa8);
+	assert_int_equal(buf[1], 0x00);
+	assert_int_equal(gpt_read(&f->space, RAM_SIZE - 1, buf, 2), GPT_OUTSIDE_RAM);
+}
+
+/* 32-bit and PAE paging are refused as such, before any table is read. */
+static void test_legacy_paging_refused(void **state)
+{
+	struct fixture *f = *state;
+	uint8_t byte;
+	uint64_t gpa = 0;
+
+	f->space.mode = GPT_MODE_LEGACY;
+	f->ram.maps = 0;
+	assert_int_equal(gpt_translate(&f->space, gva_of(1, 2, 3, 4, 0), &gpa),
+			 GPT_LEGACY_PAGING);
+	assert_int_equal(gpt_read(&f->space, DATA_A, &byte, 1), GPT_LEGACY_PAGING);
+	assert_int_equal(f->ram.maps, 0);
+}
+
 #define T(fn)	cmocka_unit_test_setup_teardown(fn, fixture_setup, fixture_teardown)
 
 int main(void)
@@ -322,6 +375,9 @@ int main(void)
 		T(test_read_at_ram_end),
 		T(test_self_reference_terminates),
 		T(test_empty_read),
+		cmocka_unit_test(test_mode_of),
+		T(test_no_paging_is_identity),
+		T(test_legacy_paging_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

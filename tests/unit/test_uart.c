@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "lib/text_line.h"
 #include "vdev/uart.h"
 
 #define REG_DATA	0
@@ -123,8 +124,27 @@ static void test_control_characters_replaced(void **state)
 	uart_write(&u, REG_DATA, 0x00);
 	uart_puts(&u, "\n");
 	assert_int_equal(c.lines, 2);
-	assert_string_equal(c.line[0], "x.[1mbold.\tend.\x7f\xc3\xa9");
+	assert_string_equal(c.line[0], "x.[1mbold.\tend..\xc3\xa9");
 	assert_string_equal(c.line[1], ".");
+}
+
+/*
+ * C1 controls steer a terminal as C0's do: 0x9b alone is CSI, and 0xc2 0x9b
+ * is CSI in UTF-8. Every byte 0x80-0x9f goes; 0xa0 and up stay.
+ */
+static void test_c1_controls_replaced(void **state)
+{
+	struct console c;
+	struct uart u;
+
+	(void)state;
+	uart_start(&u, &c);
+	uart_puts(&u, "\x9b" "31m\x80\x9f\xa0\xff\xc2\x9b" "2J\x8d\n");
+	assert_int_equal(c.lines, 1);
+	assert_string_equal(c.line[0], ".31m..\xa0\xff\xc2.2J.");
+	for (unsigned int b = 0; b < 256; b++)
+		assert_int_equal(text_line_is_control((uint8_t)b),
+				 (b < 0x20 && b != '\t') || (b >= 0x7f && b <= 0x9f));
 }
 
 /* A line longer than the buffer goes out in pieces, none of them lost. */
@@ -513,6 +533,7 @@ int main(void)
 		cmocka_unit_test(test_lines_reach_the_sink),
 		cmocka_unit_test(test_carriage_return_dropped),
 		cmocka_unit_test(test_control_characters_replaced),
+		cmocka_unit_test(test_c1_controls_replaced),
 		cmocka_unit_test(test_long_line_flushed_at_limit),
 		cmocka_unit_test(test_flush_hands_over_partial_line),
 		cmocka_unit_test(test_overlong_len_stays_in_buffer),

@@ -22,6 +22,7 @@
 #include <linux/virtio_pci.h>
 
 #include "config/guest_layout.h"
+#include "lib/ratelimit.h"
 #include "tests/unit/support/stderr_capture.h"
 #include "virtio/virtio_pci.h"
 
@@ -689,6 +690,113 @@ static void test_driver_ok_after_refused_features(void **state)
 	assert_int_equal(status(f), VIRTIO_CONFIG_S_ACKNOWLEDGE | VIRTIO_CONFIG_S_DRIVER |
 			 VIRTIO_CONFIG_S_FEATURES_OK | VIRTIO_CONFIG_S_DRIVER_OK);
 	assert_int_equal(f->dev.driver_oks, 1);
+}
+
+/* A guest's bucket on a clock the test moves: one tick per bad write. */
+struct bucket {
+	struct ratelimit rl;
+	uint64_t now;
+	unsigned int allowed;
+};
+
+static bool bucket_allow(void *ctx)
+{
+	struct bucket *b = ctx;
+	uint64_t suppressed;
+
+	if (!ratelimit_allow(&b->rl, b->now, &suppressed))
+		return false;
+	b->allowed++;
+	return true;
+}
+
+static unsigned int count_lines(const char *text)
+{
+	unsigned int n = 0;
+
+	for (; *text; text++)
+		n += *text == '\n';
+	return n;
+}
+
+#define BAD_WRITES	100000
+#define BUCKET_BURST	16
+#define BUCKET_TICKS	1000	/* per token */
+
+/*
+ * 100,000 writes the transport refuses with a line (DRIVER_OK without
+ * FEATURES_OK, a queue enabled on a misaligned ring), each after a reset so
+ * that none is the repeat the transport stays quiet about: the lines that
+ * come out are exactly those the guest's bucket allows, its burst and one a
+ * refill, not one a write.
+ */
+static void test_bad_writes_pass_the_bucket(void **state)
+{
+	static char log[64 * 1024];
+	struct fixture *f = *state;
+	struct bucket b = { .now = 1 };
+	struct log_gate gate = { bucket_allow, &b };
+	unsigned int lines, limit = BUCKET_BURST + BAD_WRITES / BUCKET_TICKS + 1;
+
+	ratelimit_init(&b.rl, BUCKET_BURST, BUCKET_TICKS, b.now);
+	virtio_pci_set_log_gate(&f->fn, &gate);
+	stderr_capture_begin();
+	for (unsigned int i = 0; i < BAD_WRITES; i++, b.now++) {
+		common_write(f, VIRTIO_PCI_COMMON_STATUS, 1, 0);
+		add_status(f, VIRTIO_CONFIG_S_ACKNOWLEDGE);
+		add_status(f, VIRTIO_CONFIG_S_DRIVER);
+		if (i % 2) {
+			add_status(f, VIRTIO_CONFIG_S_DRIVER_OK);
+			continue;
+		}
+		driver_features_write(f, VERSION_1);
+		add_status(f, VIRTIO_CONFIG_S_FEATURES_OK);
+		common_write(f, VIRTIO_PCI_COMMON_Q_SELECT, 2, 0);
+		common_write(f, VIRTIO_PCI_COMMON_Q_DESCLO, 4, 0x1008);
+		common_write(f, VIRTIO_PCI_COMMON_Q_ENABLE, 2, 1);
+	}
+	lines = count_lines(stderr_capture_end(log, sizeof(log)));
+	assert_true(status(f) & VIRTIO_CONFIG_S_NEEDS_RESET);
+	assert_int_equal(lines, b.allowed);
+	assert_true(lines >= BUCKET_BURST);
+	assert_true(lines <= limit);
+	assert_int_equal(f->dev.driver_oks, 0);
+}
+
+/* Each refused ring names its reason along with the guest. */
+static void test_queue_refusal_reasons(void **state)
+{
+	static const struct {
+		unsigned int field;
+		uint32_t value;
+		const char *reason;
+	} bad[] = {
+		{ VIRTIO_PCI_COMMON_Q_DESCLO, 0x1008, "descriptor table not 16-byte aligned" },
+		{ VIRTIO_PCI_COMMON_Q_AVAILLO, 0x2001, "driver ring not 2-byte aligned" },
+		{ VIRTIO_PCI_COMMON_Q_USEDLO, 0x3002, "device ring not 4-byte aligned" },
+	};
+	struct fixture *f = *state;
+	char log[512];
+
+	for (unsigned int i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		driver_negotiate(f, VERSION_1);
+		queue_setup(f, 0, QUEUE_MAX, VIRTIO_MSI_NO_VECTOR);
+		common_write(f, bad[i].field, 4, bad[i].value);
+		stderr_capture_begin();
+		common_write(f, VIRTIO_PCI_COMMON_Q_ENABLE, 2, 1);
+		stderr_capture_end(log, sizeof(log));
+		assert_non_null(strstr(log, "virtio-pci test: "));
+		assert_non_null(strstr(log, bad[i].reason));
+		assert_true(status(f) & VIRTIO_CONFIG_S_NEEDS_RESET);
+	}
+	/* Aligned rings the device refuses say so. */
+	f->dev.refuse_queues = true;
+	driver_negotiate(f, VERSION_1);
+	queue_setup(f, 0, QUEUE_MAX, VIRTIO_MSI_NO_VECTOR);
+	stderr_capture_begin();
+	common_write(f, VIRTIO_PCI_COMMON_Q_ENABLE, 2, 1);
+	stderr_capture_end(log, sizeof(log));
+	assert_non_null(strstr(log, "queue 0 refused: refused by the device"));
 }
 
 /* Words past 1 hold no offered bit: the device drops them, FEATURES_OK stands. */
@@ -1489,6 +1597,8 @@ int main(void)
 		T(test_bar_sizing_and_moving),
 		T(test_bar_decode),
 		cmocka_unit_test(test_init_rejects),
+		T(test_bad_writes_pass_the_bucket),
+		T(test_queue_refusal_reasons),
 		cmocka_unit_test_setup_teardown(test_largest_function, fixture_setup_largest,
 						fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_multiqueue_vectors, fixture_setup_multiqueue,

@@ -585,6 +585,70 @@ static void test_broken_indirect_loop(void **state)
 	expect_broken(f, "descriptor chain loops");
 }
 
+/*
+ * In a table of more entries than a chain may hold buffers, a loop is still
+ * named a loop: two descriptors pointing at each other, and a loop that
+ * closes only after more than VIRTQ_CHAIN_MAX_SEGMENTS descriptors.
+ */
+static void test_broken_loop_in_large_ring(void **state)
+{
+	struct fixture *f = *state;
+
+	start(f, 256, 0);
+	f->drv.desc[1] = (struct vring_desc){ 0x8000, 16, VRING_DESC_F_NEXT, 2 };
+	f->drv.desc[2] = (struct vring_desc){ 0x8000, 16, VRING_DESC_F_NEXT, 1 };
+	post_raw(f, 0x8000, 16, VRING_DESC_F_NEXT, 1);
+	expect_broken(f, "descriptor chain loops");
+}
+
+static void test_broken_late_loop_in_large_ring(void **state)
+{
+	struct fixture *f = *state;
+
+	start(f, 256, 0);
+	for (unsigned int i = 1; i < 100; i++)
+		f->drv.desc[i] = (struct vring_desc){ 0x8000, 16, VRING_DESC_F_NEXT,
+						      (uint16_t)(i + 1) };
+	f->drv.desc[100] = (struct vring_desc){ 0x8000, 16, VRING_DESC_F_NEXT, 50 };
+	post_raw(f, 0x8000, 16, VRING_DESC_F_NEXT, 1);
+	expect_broken(f, "descriptor chain loops");
+}
+
+static void test_broken_loop_in_large_indirect_table(void **state)
+{
+	struct fixture *f = *state;
+	struct vring_desc *table;
+
+	start(f, 256, F_INDIRECT);
+	table = post_indirect_raw(f, 128, 16 * 128);
+	for (unsigned int i = 0; i < 128; i++)
+		table[i] = (struct vring_desc){ 0x8000, 16, VRING_DESC_F_NEXT,
+						(uint16_t)((i + 1) % 128) };
+	expect_broken(f, "descriptor chain loops");
+}
+
+/* A long chain that does end is too many buffers; one leaving the table is out of range. */
+static void test_broken_long_chain_ends_or_leaves(void **state)
+{
+	struct fixture *f = *state;
+
+	start(f, 256, 0);
+	for (unsigned int i = 1; i < 100; i++)
+		f->drv.desc[i] = (struct vring_desc){ 0x8000, 16, VRING_DESC_F_NEXT,
+						      (uint16_t)(i + 1) };
+	f->drv.desc[100] = (struct vring_desc){ 0x8000, 16, 0, 0 };
+	post_raw(f, 0x8000, 16, VRING_DESC_F_NEXT, 1);
+	expect_broken(f, "chain has too many buffers");
+
+	start(f, 256, 0);
+	for (unsigned int i = 1; i < 100; i++)
+		f->drv.desc[i] = (struct vring_desc){ 0x8000, 16, VRING_DESC_F_NEXT,
+						      (uint16_t)(i + 1) };
+	f->drv.desc[100] = (struct vring_desc){ 0x8000, 16, VRING_DESC_F_NEXT, 256 };
+	post_raw(f, 0x8000, 16, VRING_DESC_F_NEXT, 1);
+	expect_broken(f, "descriptor index out of range");
+}
+
 static void test_broken_indirect_next_out_of_range(void **state)
 {
 	struct fixture *f = *state;
@@ -908,6 +972,10 @@ int main(void)
 		T(test_broken_loop),
 		T(test_broken_self_loop),
 		T(test_broken_indirect_loop),
+		T(test_broken_loop_in_large_ring),
+		T(test_broken_late_loop_in_large_ring),
+		T(test_broken_loop_in_large_indirect_table),
+		T(test_broken_long_chain_ends_or_leaves),
 		T(test_broken_indirect_next_out_of_range),
 		T(test_broken_nested_indirect),
 		T(test_broken_indirect_length_not_multiple),
