@@ -149,11 +149,12 @@ soak: $(B)/test-guests-soak.iso
 
 # Guests with several vCPUs under Bochs, out of CI for their length (about
 # 20 and 25 minutes of wall time on a two-core machine): the smp scenario
-# (two lives of a four-vCPU guest on Haswell, one on Nehalem) and the mq
+# (two lives of a four-vCPU guest on Haswell, one on Nehalem), the mq
 # scenario (a queue pair per vCPU under 4 netperfs, beside a guest storming
-# IPIs), one after the other.
-check-smp: $(B)/test-guests-smp.iso $(B)/test-guests-mq.iso
-	tests/integration/bochs_guests.sh smp mq
+# IPIs) and the lives scenario (six lives of a three-vCPU guest storming
+# INIT and SIPI, stopped and started by the operator), one after the other.
+check-smp: $(B)/test-guests-smp.iso $(B)/test-guests-mq.iso $(B)/test-guests-lives.iso
+	tests/integration/bochs_guests.sh smp mq lives
 
 unit-bins: $(UNIT_BINS) $(B)/tools/sidecore
 

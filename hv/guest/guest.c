@@ -11,6 +11,8 @@
 #include "arch/lapic.h"
 #include "arch/percpu.h"
 #include "arch/spinlock.h"
+#include "arch/tsc.h"
+#include "arch/x86.h"
 #include "config/config_guest.h"
 #include "config/guest_layout.h"
 #include "guest/guest.h"
@@ -113,6 +115,7 @@ bool guest_create(struct guest *g, unsigned int id, const struct config_guest *c
 	g->initrd = initrd;
 	g->initrd_size = initrd_size;
 	g->vcpu_count = vcpu_count;
+	vcpu_life_init(&g->life, vcpu_count);
 
 	g->ram_hpa = page_alloc_node(node, g->ram_size, PAGE_SIZE_2M);
 	if (!g->ram_hpa) {
@@ -226,56 +229,94 @@ const char *guest_start_vcpu(struct vcpu *target, uint8_t vector)
 {
 	struct guest *g = target->guest;
 	uint64_t start = (uint64_t)vector << 12;
-	uint32_t none = 0;
 
 	/* Below the legacy hole, where only RAM is (docs/guest-platform.md). */
 	if (start + PAGE_SIZE > GUEST_LOW_RAM_END || start + PAGE_SIZE > g->ram_size)
 		return "SIPI vector outside low RAM";
-	if (!__atomic_compare_exchange_n(&target->startup, &none, GUEST_STARTUP_VALID | vector,
-					 false, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
-		return NULL;	/* started already: ignored, as by a processor (§8.4.4.1) */
-	kick_send(percpu[target->cpu].apic_id);
+	if (!target->index)
+		return NULL;	/* vCPU 0 carries the life and waits for no SIPI */
+	if (vcpu_life_start(&g->life, target->index, vector) == VCPU_LIFE_STARTED)
+		kick_send(percpu[target->cpu].apic_id);
 	return NULL;
 }
 
 /*
  * A vCPU but the first waits, as a processor in wait-for-SIPI, until
- * another vCPU starts it. vCPU 0 carries the guest's life, so a request
- * found here is for a life that ended: it is dropped, and a SIPI from
- * that life with it.
+ * another vCPU starts it in the open life (vcpu_life_take()). Requests
+ * are vCPU 0's to act on: one found here is dropped, since the life it
+ * was for is what stops the vCPU (vcpu_run()).
  */
 static uint8_t guest_wait_startup(struct vcpu *v)
 {
-	uint32_t startup;
+	uint8_t vector;
 
 	for (;;) {
 		this_cpu()->kicked = 0;
-		if (__atomic_exchange_n(&v->request, GUEST_REQUEST_NONE, __ATOMIC_ACQUIRE) !=
-		    GUEST_REQUEST_NONE)
-			__atomic_store_n(&v->startup, 0, __ATOMIC_RELAXED);
-		startup = __atomic_load_n(&v->startup, __ATOMIC_ACQUIRE);
-		if (startup & GUEST_STARTUP_VALID)
-			return (uint8_t)startup;
+		(void)__atomic_exchange_n(&v->request, GUEST_REQUEST_NONE, __ATOMIC_ACQUIRE);
+		if (vcpu_life_take(&v->guest->life, v->index, &vector))
+			return vector;
 		kick_idle();
 	}
 }
 
 /*
- * vCPU 0 ends a life: every other vCPU leaves the guest and is parked
- * before the guest is reloaded or waits for the operator, so no vCPU runs
- * in RAM that is being rewritten. A kick reaches each whatever its guest
- * does (arch/kick.h).
+ * How long vCPU 0 waits for a sibling to park, and how often it kicks it
+ * again meanwhile. A kick ends any guest instruction, so only a core that
+ * no longer answers takes longer; the guest is then given up rather than
+ * rewritten under it.
  */
-static void guest_park_others(struct guest *g)
-{
-	for (unsigned int i = 1; i < g->vcpu_count; i++) {
-		struct vcpu *v = &g->vcpu[i];
+#define PARK_TIMEOUT_MS		5000
+#define PARK_REKICK_MS		10
 
-		(void)__atomic_exchange_n(&v->request, GUEST_REQUEST_STOP, __ATOMIC_SEQ_CST);
-		kick_send(percpu[v->cpu].apic_id);
-		while (!__atomic_load_n(&v->parked, __ATOMIC_ACQUIRE))
-			__builtin_ia32_pause();
+struct guest_park {
+	struct guest *g;
+	uint64_t since, last_kick;
+};
+
+static void guest_park_ask(void *ctx, unsigned int i)
+{
+	struct guest_park *park = ctx;
+	struct vcpu *v = &park->g->vcpu[i];
+
+	(void)__atomic_exchange_n(&v->request, GUEST_REQUEST_STOP, __ATOMIC_SEQ_CST);
+	kick_send(percpu[v->cpu].apic_id);
+}
+
+static bool guest_park_wait(void *ctx, unsigned int i)
+{
+	struct guest_park *park = ctx;
+	uint64_t now = rdtsc(), ms = tsc_hz() / 1000;
+
+	if (now - park->since > PARK_TIMEOUT_MS * ms)
+		return false;
+	if (now - park->last_kick > PARK_REKICK_MS * ms) {
+		park->last_kick = now;
+		kick_send(percpu[park->g->vcpu[i].cpu].apic_id);
 	}
+	__builtin_ia32_pause();
+	return true;
+}
+
+/*
+ * vCPU 0 ends a life: no start signal is taken from here, and every other
+ * vCPU leaves the guest and is parked before the guest is reloaded, its
+ * devices are reset or its stop is reported (vcpu_life_end()). A kick
+ * reaches each whatever its guest does (arch/kick.h).
+ */
+static bool guest_park_others(struct guest *g)
+{
+	struct guest_park park = { .g = g, .since = rdtsc() };
+	struct vcpu_life_ops ops = {
+		.ask = guest_park_ask, .wait = guest_park_wait, .ctx = &park,
+	};
+	unsigned int stuck;
+
+	park.last_kick = park.since;
+	if (vcpu_life_end(&g->life, &ops, &stuck))
+		return true;
+	printk("guest %s: vcpu %u does not leave the guest: the guest is given up\n",
+	       g->name, stuck);
+	return false;
 }
 
 /*
@@ -290,12 +331,11 @@ static void guest_run_secondary(struct vcpu *v)
 
 	for (;;) {
 		if (!guest_scrub_core(v) || !vcpu_reset(v)) {
-			__atomic_store_n(&v->parked, true, __ATOMIC_RELEASE);
+			vcpu_life_park(&g->life, v->index);
 			return;
 		}
-		__atomic_store_n(&v->parked, true, __ATOMIC_RELEASE);
+		vcpu_life_park(&g->life, v->index);
 		vector = guest_wait_startup(v);
-		__atomic_store_n(&v->parked, false, __ATOMIC_RELEASE);
 		memset(v->exits, 0, sizeof(v->exits));
 		v->exits_total = 0;
 		v->exceptions_injected = 0;
@@ -307,8 +347,7 @@ static void guest_run_secondary(struct vcpu *v)
 			       (unsigned int)vector << 12, v->cpu);
 			(void)vcpu_run(v);
 		}
-		/* This life's SIPI is spent; the next life's may come once it is parked. */
-		__atomic_store_n(&v->startup, 0, __ATOMIC_RELEASE);
+		/* Before it parks, so vCPU 0, waiting for that, finds the request. */
 		if (v->stop == VCPU_STOP_CRASH) {
 			printk("guest %s: vcpu %u crashed (%s)\n", g->name, v->index, v->stop_reason);
 			(void)__atomic_exchange_n(&g->vcpu[0].request, GUEST_REQUEST_CRASH,
@@ -328,6 +367,8 @@ void guest_run_vcpu(struct vcpu *v)
 	if (!vmx_enable(cpu->vmx, cpu->vmxon_region)) {
 		printk("guest %s: cannot enable VMX on cpu %u\n", g->name, cpu->cpu);
 		g->state = GUEST_CRASHED;
+		if (v->index)
+			vcpu_life_park(&g->life, v->index);	/* it never runs */
 		return;
 	}
 	if (v->index) {
@@ -341,11 +382,15 @@ void guest_run_vcpu(struct vcpu *v)
 			g->state = GUEST_CRASHED;
 			return;
 		}
+		vcpu_life_begin(&g->life);
 		g->state = GUEST_RUNNING;
 		printk("guest %s: running on cpu %u (node %u, %lu MiB)\n", g->name, cpu->cpu,
 		       g->node, g->ram_size >> 20);
 		stop = vcpu_run(v);
-		guest_park_others(g);
+		if (!guest_park_others(g)) {
+			g->state = GUEST_CRASHED;
+			return;
+		}
 		uart_flush(&g->uart);
 
 		g->state = stop == VCPU_STOP_CRASH ? GUEST_CRASHED : GUEST_STOPPED;

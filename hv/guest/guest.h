@@ -12,6 +12,7 @@
 #include "arch/spinlock.h"
 #include "config/config.h"
 #include "guest/guest_device.h"
+#include "guest/vcpu_life.h"
 #include "lib/ratelimit.h"
 #include "vdev/pci.h"
 #include "vdev/uart.h"
@@ -56,8 +57,6 @@ enum guest_request {
 
 struct guest;
 
-#define GUEST_STARTUP_VALID	0x100u	/* vcpu.startup: a SIPI came; the vector below */
-
 struct vcpu {
 	struct guest *guest;
 	unsigned int index;
@@ -68,14 +67,10 @@ struct vcpu {
 	bool launched;
 	/*
 	 * A vCPU but the first starts when another vCPU of its guest sends it
-	 * a SIPI (guest_start_vcpu()): startup is then GUEST_STARTUP_VALID
-	 * with the vector, until its next life. parked: it waits outside the
-	 * guest for that, so vCPU 0 may reload the guest. real_mode: it was
-	 * entered in real mode, so CR0.PE and PG are the guest's own
-	 * (unrestricted guest, docs/vmx.md "Secondary vCPUs").
+	 * a SIPI (guest_start_vcpu(), guest.life). real_mode: it was entered
+	 * in real mode, so CR0.PE and PG are the guest's own (unrestricted
+	 * guest, docs/vmx.md "Secondary vCPUs").
 	 */
-	uint32_t startup;
-	bool parked;
 	bool real_mode;
 	/*
 	 * Without unrestricted guest a started vCPU runs from its SIPI to
@@ -147,6 +142,8 @@ struct guest {
 
 	unsigned int vcpu_count;
 	struct vcpu vcpu[GUEST_MAX_VCPUS];
+	/* Which life runs, the start signals and who is parked (vcpu_life.h). */
+	struct guest_life life;
 
 	/* Its devices (guest_device.h), each in its creator's memory. */
 	struct guest_device *device[GUEST_MAX_DEVICES];
@@ -219,10 +216,10 @@ void guest_request(struct guest *g, enum guest_request req);
  *	vector << 8:0, that is at guest-physical vector << 12 (SDM Vol. 3A
  *	§8.4.4.1)
  *
- * Called from the sender's core. A vCPU takes one SIPI per life: later
- * ones are ignored, as a processor that left wait-for-SIPI ignores them
- * (Linux sends two). The start page must be low RAM, and the host must
- * have unrestricted guest, since the vCPU runs real mode.
+ * Called from the sender's core. A vCPU takes one SIPI per life of its
+ * guest: later ones are ignored, as a processor that left wait-for-SIPI
+ * ignores them (Linux sends two), and one sent once the life began to end
+ * is dropped (vcpu_life_start()). The start page must be low RAM.
  *
  * Return: NULL when the vCPU starts or the SIPI is ignored; else why it
  * is refused.

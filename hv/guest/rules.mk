@@ -6,6 +6,7 @@
 # .incbin from $(B)/gen.
 
 PURE_SRCS += hv/guest/linux_loader.c hv/guest/guest_acpi.c hv/guest/dsdt_aml.S
+PURE_SRCS += hv/guest/vcpu_life.c
 
 IASL   ?= iasl
 GUEST_GEN := $(B)/gen

@@ -454,6 +454,11 @@ enum vcpu_stop vcpu_run(struct vcpu *v)
 	while (v->stop == VCPU_STOP_NONE) {
 		/* A kick from here on stops the entry; what it was for is collected next. */
 		*kicked = 0;
+		/* A secondary runs only in the life it was started in (vcpu_life.h). */
+		if (v->index && !vcpu_life_current(&v->guest->life, v->index)) {
+			vcpu_stop(v, VCPU_STOP_REQUEST, "its guest's life ended");
+			return v->stop;
+		}
 		switch (__atomic_load_n(&v->request, __ATOMIC_ACQUIRE)) {
 		case GUEST_REQUEST_NONE:
 			break;

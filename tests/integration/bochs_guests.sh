@@ -33,6 +33,13 @@
 #             sends IPIs to the other as fast as it can, which spins with
 #             every interrupt held back. Not in the default list, nor in
 #             the vmx tier: `make check-smp` runs it.
+#   lives     corei7_haswell_4770, 4 CPUs: trio, with three vCPUs, each
+#             sending INIT and STARTUP IPIs to the other two for ever,
+#             is stopped and started by the operator five times: the exit
+#             counters of every vCPU stand still from the stop report to
+#             the restart, each vCPU is started once in each life, and
+#             each of the six lives boots to userspace. Not in the default
+#             list, nor in the vmx tier: `make check-smp` runs it.
 # Usage: bochs_guests.sh [SCENARIO...]  (default: badinput badapic)
 set -u
 cd "$(dirname "$0")/../.."
@@ -171,6 +178,50 @@ scenario_smp() {
 		--until "guest quad: restarting (restart 1)" --timeout 2400 build/test-guests-smp.iso
 	tap_run $? "smp: quad, with four vCPUs, runs a life on the Nehalem model" $log
 	smp_checks $log 1 Nehalem
+}
+
+# How many of trio's vCPUs show the same counters printed as life N
+# stopped and printed by the operator's counters command while it waited.
+lives_counters() {
+	clean "$1" | awk -v n="$2" '
+		/^guest trio: stopped \(asked by the operator\)$/ { life++; phase = 1; next }
+		/^operator: > counters$/ { if (life == n) phase = 2; next }
+		/^guest trio: restarting/ { phase = 0 }
+		life == n && phase && /^counters: guest trio vcpu / {
+			sub(/ state [a-z]+/, ""); print phase, $0 }' |
+		sort -u | awk '{ $1 = ""; print }' | sort | uniq -d | wc -l
+}
+
+scenario_lives() {
+	local log=$out/lives.log sends=() n cpu
+	for n in 1 2 3 4 5; do
+		sends+=(--send "[trio] sipistorm: storming=>stop trio"
+			--send "guest trio: waiting for a restart=>counters"
+			--send "counters: end tag 0=>start trio")
+	done
+	tools/run-bochs --model corei7_haswell_4770 --cpus 4 --mem 1024 --log $log \
+		"${sends[@]}" --send "[trio] sipistorm: storming=>guests" \
+		--until "guest trio: running (vcpus 3, restarts 5)" --timeout 3000 \
+		build/test-guests-lives.iso
+	tap_run $? "lives: trio, storming start signals, is stopped and started five times" $log
+	[ "$(guest_lines $log trio | grep -c '^sipistorm: up nproc 3$')" -eq 6 ]
+	tap_result $? "lives: each of trio's six lives boots to userspace on three vCPUs"
+	[ "$(guest_lines $log trio | grep -c '^sipistorm: storming$')" -eq 6 ]
+	tap_result $? "lives: trio's vCPUs storm INIT and SIPI in each life"
+	for cpu in 1 2; do
+		[ "$(clean $log | grep -cE "^guest trio: vcpu $cpu started at 0x[0-9a-f]+ on cpu [0-9]+\$")" -eq 6 ]
+		tap_result $? "lives: trio's vCPU $cpu is started once in each life, whatever the storm"
+	done
+	[ "$(clean $log | grep -c '^guest trio: stopped (asked by the operator)$')" -eq 5 ]
+	tap_result $? "lives: the operator's stop ends each of the first five lives"
+	for n in 1 2 3 4 5; do
+		[ "$(lives_counters $log $n)" -eq 3 ]
+		tap_result $? "lives: stop $n: no vCPU of trio's life runs after its stop is reported (exit counters stand still)"
+	done
+	tap_no_line $log '\[trio\] (IPI 0x[0-9a-f]+ refused|sipistorm: (error|cpu [0-9]: signal refused))' \
+		"lives: trio's INITs and SIPIs are taken (dropped or ignored), not refused"
+	tap_no_line $log '(guest trio: (crashed|vcpu [0-9] crashed|vcpu [0-9] does not leave)|panic:|exception:)' \
+		"lives: trio never crashes, and the hypervisor neither panics nor takes an exception"
 }
 
 # vsock_counter LOG GUEST FIELD: FIELD of GUEST's last vsock counters line.
