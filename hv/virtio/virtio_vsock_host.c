@@ -103,7 +103,8 @@ static enum vsock_delivery host_send_control(struct virtio_vsock *dev,
 static enum vsock_delivery host_echo(struct virtio_vsock *dev,
 				     struct virtio_vsock_host_conn *conn)
 {
-	while (conn->held) {
+	/* Each copy is the port's (docs/data-path.md, "Budgets in bytes"): a spent pass stops here. */
+	while (conn->held && !virtio_vsock_spent(dev)) {
 		uint32_t credit = conn->peer_buf_alloc - (conn->tx_cnt - conn->peer_fwd_cnt);
 		uint32_t n = conn->held < credit ? conn->held : credit;
 		uint32_t first = VIRTIO_VSOCK_ECHO_BUF - conn->head;
@@ -131,6 +132,7 @@ static enum vsock_delivery host_echo(struct virtio_vsock *dev,
 		result = virtio_vsock_deliver(dev, &hdr, &src);
 		if (result != VSOCK_DELIVERED)
 			return result;
+		virtio_vsock_charge(dev, VSOCK_HDR_SIZE + n, ring.count);
 		conn->head = (conn->head + n) % VIRTIO_VSOCK_ECHO_BUF;
 		conn->held -= n;
 		conn->tx_cnt += n;
@@ -247,6 +249,7 @@ static bool host_connect(struct virtio_vsock *dev, const struct virtio_vsock_hdr
 	if (conn->service == VIRTIO_VSOCK_PORT_COUNTERS) {
 		host_counters_refresh(dev);
 		memcpy(conn->ring, dev->counters, dev->counters_len);
+		virtio_vsock_charge(dev, dev->counters_len, 1);
 		conn->held = dev->counters_len;
 		conn->owed |= VSOCK_OWE_SHUTDOWN;
 		dev->host_charged = true;
