@@ -35,8 +35,9 @@
 
 #include "flood_gate.h"
 
-#define IP_MAX		65535u				/* an IPv4 packet's largest */
-#define FRAME_LEN	(ETH_HLEN + IP_MAX)
+/* Under the device's gso_max_size (65536): Linux segments a longer skb itself. */
+#define FRAME_LEN	65535u
+#define IP_LEN		(FRAME_LEN - ETH_HLEN)
 #define HDRS_LEN	(ETH_HLEN + 20 + 20)		/* Ethernet, IPv4, TCP */
 #define MSS		1448u
 #define FLOOD_PORT	9				/* discard: nobody listens */
@@ -124,7 +125,7 @@ int main(int argc, char **argv)
 	memcpy(to.sll_addr, eth->ether_dhost, ETH_ALEN);
 	eth->ether_type = htons(ETHERTYPE_IP);
 	*ip = (struct iphdr){
-		.version = 4, .ihl = 5, .tot_len = htons(IP_MAX), .ttl = 64,
+		.version = 4, .ihl = 5, .tot_len = htons(IP_LEN), .ttl = 64,
 		.protocol = IPPROTO_TCP, .saddr = addr, .daddr = addr | ~mask,
 	};
 	ip->check = ip_checksum(ip, sizeof(*ip));
@@ -132,7 +133,7 @@ int main(int argc, char **argv)
 		.source = htons(FLOOD_PORT), .dest = htons(FLOOD_PORT), .seq = htonl(1),
 		.doff = 5, .ack = 1, .psh = 1, .window = htons(65535),
 	};
-	tcp->check = pseudo_sum(ip->saddr, ip->daddr, (uint16_t)(IP_MAX - sizeof(*ip)));
+	tcp->check = pseudo_sum(ip->saddr, ip->daddr, (uint16_t)(IP_LEN - sizeof(*ip)));
 	for (size_t i = HDRS_LEN; i < FRAME_LEN; i++)
 		((uint8_t *)eth)[i] = (uint8_t)i;
 	*vnet = (struct virtio_net_hdr){
