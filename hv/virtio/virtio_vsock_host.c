@@ -103,8 +103,12 @@ static enum vsock_delivery host_send_control(struct virtio_vsock *dev,
 static enum vsock_delivery host_echo(struct virtio_vsock *dev,
 				     struct virtio_vsock_host_conn *conn)
 {
-	/* Each copy is the port's (docs/data-path.md, "Budgets in bytes"): a spent pass stops here. */
-	while (conn->held && !virtio_vsock_spent(dev)) {
+	/*
+	 * Each copy is charged to the port (docs/data-path.md, "Budgets in
+	 * bytes"): what the answers overspend, at most the held bytes of its
+	 * connections, the port pays back in the passes after.
+	 */
+	while (conn->held) {
 		uint32_t credit = conn->peer_buf_alloc - (conn->tx_cnt - conn->peer_fwd_cnt);
 		uint32_t n = conn->held < credit ? conn->held : credit;
 		uint32_t first = VIRTIO_VSOCK_ECHO_BUF - conn->head;
