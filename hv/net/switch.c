@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "lib/log.h"
+#include "lib/ptr_array.h"
 #include "net/fair.h"
 #include "net/net.h"
 #include "net/spsc_ring.h"
@@ -74,16 +75,10 @@ bool net_switch_add_port(struct net_switch *sw, struct net_port *port)
 
 void net_switch_remove_port(struct net_switch *sw, struct net_port *port)
 {
-	unsigned int i = 0;
+	int at = ptr_array_remove(sw->port, &sw->count, port);
 
-	while (i < sw->count && sw->port[i] != port)
-		i++;
-	if (i == sw->count)
-		return;
-	for (sw->count--; i < sw->count; i++) {
-		sw->port[i] = sw->port[i + 1];
+	for (unsigned int i = at < 0 ? sw->count : (unsigned int)at; i < sw->count; i++)
 		sw->port[i]->index = i;
-	}
 }
 
 void net_switch_add_ring(struct net_switch *sw, unsigned int from, unsigned int to,

@@ -3,6 +3,7 @@
  * poll.c - a sidecore's pass over its ports and rings, apart from the core
  * it runs on, so that host tests drive it with ports of their own.
  */
+#include "lib/ptr_array.h"
 #include "net/fair.h"
 #include "sidecore/sidecore.h"
 
@@ -64,13 +65,5 @@ bool sidecore_attach(struct sidecore *sc, struct sidecore_port *port)
 
 void sidecore_detach(struct sidecore *sc, struct sidecore_port *port)
 {
-	unsigned int i = 0;
-
-	while (i < sc->port_count && sc->port[i] != port)
-		i++;
-	if (i == sc->port_count)
-		return;
-	/* Keeps the others' order: the fair turns start where they did. */
-	for (sc->port_count--; i < sc->port_count; i++)
-		sc->port[i] = sc->port[i + 1];
+	ptr_array_remove(sc->port, &sc->port_count, port);
 }

@@ -17,6 +17,7 @@
  */
 #include <string.h>
 
+#include "lib/ptr_array.h"
 #include "virtio/virtio_vsock_internal.h"
 
 #define HDR_SIZE	VSOCK_HDR_SIZE
@@ -142,14 +143,7 @@ bool virtio_vsock_table_add(struct virtio_vsock_table *table, struct virtio_vsoc
 
 void virtio_vsock_table_remove(struct virtio_vsock_table *table, struct virtio_vsock *dev)
 {
-	unsigned int i = 0;
-
-	while (i < table->count && table->dev[i] != dev)
-		i++;
-	if (i == table->count)
-		return;
-	for (table->count--; i < table->count; i++)
-		table->dev[i] = table->dev[i + 1];
+	ptr_array_remove(table->dev, &table->count, dev);
 }
 
 bool virtio_vsock_active(const struct virtio_vsock *dev)
