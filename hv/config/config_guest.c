@@ -191,26 +191,26 @@ static const char *config_key_on_poweroff(struct config_guest *guest, const char
 	return config_parse_action(&guest->on_poweroff, value);
 }
 
-static const char *config_key_uplink(struct config_guest *guest, const char *value)
+/* A yes/no key's value into *flag. */
+static const char *config_parse_yes_no(bool *flag, const char *value)
 {
 	if (!strcmp(value, "yes"))
-		guest->uplink = true;
+		*flag = true;
 	else if (!strcmp(value, "no"))
-		guest->uplink = false;
+		*flag = false;
 	else
 		return "expected yes or no";
 	return NULL;
 }
 
+static const char *config_key_uplink(struct config_guest *guest, const char *value)
+{
+	return config_parse_yes_no(&guest->uplink, value);
+}
+
 static const char *config_key_vsock_counters(struct config_guest *guest, const char *value)
 {
-	if (!strcmp(value, "yes"))
-		guest->vsock_counters = true;
-	else if (!strcmp(value, "no"))
-		guest->vsock_counters = false;
-	else
-		return "expected yes or no";
-	return NULL;
+	return config_parse_yes_no(&guest->vsock_counters, value);
 }
 
 static const struct {
