@@ -5,7 +5,7 @@
  * and register, and CONFIG_DATA (CFCh) then reads or writes that register.
  * Every PC chipset decodes it; ECAM would add nothing for a boot-time scan.
  */
-#include "arch/x86.h"
+#include "cpu/io.h"
 #include "drivers/pci.h"
 #include "lib/printf.h"
 

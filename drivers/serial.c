@@ -5,7 +5,9 @@
  * console's drainer fills only the room the transmitter has now; boot and
  * panic output waits for room instead.
  */
-#include "arch/x86.h"
+#include <stdbool.h>
+
+#include "cpu/io.h"
 #include "drivers/serial.h"
 
 #define UART_THR	0	/* transmit holding (DLAB=0) */
@@ -35,6 +37,14 @@ static uint16_t serial_port;
 static unsigned int serial_fifo_depth;	/* bytes one empty transmitter takes */
 static bool serial_cr_sent;		/* a line end's CR went out, its LF not yet */
 
+/**
+ * serial_init() - set the UART up for 8N1 at a baud rate, polled
+ * @port: its first I/O port (SERIAL_COM1)
+ * @baud: a divisor of 115200
+ *
+ * Interrupts stay off until serial_rx_enable(); the FIFOs are used where
+ * the UART has them.
+ */
 void serial_init(uint16_t port, uint32_t baud)
 {
 	uint16_t divisor = UART_CLOCK / baud;

@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * x86.h - the thin layer between C and the processor: CPUID, MSRs, control
- * registers, port I/O and MMIO. Everything that touches hardware goes
- * through here, so pure modules never do.
+ * x86.h - the thin layer between C and the processor: CPUID, MSR numbers,
+ * control registers, interrupts and halting, and (from cpu/io.h, which
+ * drivers/ uses alone) port I/O, MMIO, MSR and TSC accessors. Everything
+ * that touches hardware goes through here, so pure modules never do.
  */
 #ifndef SIDECORE_ARCH_X86_H
 #define SIDECORE_ARCH_X86_H
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#include "cpu/io.h"
 
 /* SDM Vol. 4, model-specific registers used by the hypervisor. */
 #define MSR_IA32_FEATURE_CONTROL	0x03a
@@ -56,29 +59,6 @@ static inline struct cpuid_regs cpuid(uint32_t leaf, uint32_t subleaf)
 	return r;
 }
 
-static inline uint64_t rdmsr(uint32_t msr)
-{
-	uint32_t lo, hi;
-
-	asm volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr));
-	return ((uint64_t)hi << 32) | lo;
-}
-
-static inline void wrmsr(uint32_t msr, uint64_t value)
-{
-	asm volatile("wrmsr"
-		     : : "c"(msr), "a"((uint32_t)value), "d"((uint32_t)(value >> 32))
-		     : "memory");
-}
-
-static inline uint64_t rdtsc(void)
-{
-	uint32_t lo, hi;
-
-	asm volatile("rdtsc" : "=a"(lo), "=d"(hi));
-	return ((uint64_t)hi << 32) | lo;
-}
-
 #define DEFINE_CR_ACCESSORS(n)						\
 static inline uint64_t read_cr##n(void)					\
 {									\
@@ -101,47 +81,6 @@ static inline uint64_t read_cr2(void)
 
 	asm volatile("mov %%cr2, %0" : "=r"(v));
 	return v;
-}
-
-static inline void pio_out8(uint16_t port, uint8_t v)
-{
-	asm volatile("outb %0, %1" : : "a"(v), "Nd"(port));
-}
-
-static inline uint8_t pio_in8(uint16_t port)
-{
-	uint8_t v;
-
-	asm volatile("inb %1, %0" : "=a"(v) : "Nd"(port));
-	return v;
-}
-
-static inline void pio_out32(uint16_t port, uint32_t v)
-{
-	asm volatile("outl %0, %1" : : "a"(v), "Nd"(port));
-}
-
-static inline uint32_t pio_in32(uint16_t port)
-{
-	uint32_t v;
-
-	asm volatile("inl %1, %0" : "=a"(v) : "Nd"(port));
-	return v;
-}
-
-static inline uint32_t mmio_read32(uintptr_t addr)
-{
-	return *(volatile uint32_t *)addr;
-}
-
-static inline void mmio_write32(uintptr_t addr, uint32_t v)
-{
-	*(volatile uint32_t *)addr = v;
-}
-
-static inline void cpu_relax(void)
-{
-	asm volatile("pause" ::: "memory");
 }
 
 static inline void irq_enable(void)
