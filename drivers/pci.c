@@ -16,14 +16,6 @@
 #define PCI_DEVICES		32
 #define PCI_FUNCTIONS		8
 
-/* §6.2.5.1: bit 0 tells I/O from memory, bits 2:1 a memory BAR's width. */
-#define PCI_BAR_IO		(1u << 0)
-#define PCI_BAR_TYPE_MASK	(3u << 1)
-#define PCI_BAR_TYPE_32		(0u << 1)
-#define PCI_BAR_TYPE_64		(2u << 1)
-#define PCI_BAR_MEM_MASK	0xfffffff0u
-#define PCI_BAR_LAST		0x24
-
 /* §3.2.2.3.2, figure 3-2: enable bit, bus 23:16, device 15:11, function 10:8, register 7:2. */
 static uint32_t pci_config_address(const struct pci_addr *addr, unsigned int offset)
 {
@@ -83,13 +75,13 @@ const char *pci_memory_bar(const struct pci_addr *addr, unsigned int offset,
 	uint32_t low = pci_read32(addr, offset), high = 0, low_mask, high_mask = 0xffffffffu;
 	bool wide;
 
-	if (low & PCI_BAR_IO)
+	if (low & PCI_BASE_ADDRESS_SPACE_IO)
 		return "is an I/O BAR, not a memory BAR";
-	if ((low & PCI_BAR_TYPE_MASK) != PCI_BAR_TYPE_32 &&
-	    (low & PCI_BAR_TYPE_MASK) != PCI_BAR_TYPE_64)
+	if ((low & PCI_BASE_ADDRESS_MEM_TYPE_MASK) != PCI_BASE_ADDRESS_MEM_TYPE_32 &&
+	    (low & PCI_BASE_ADDRESS_MEM_TYPE_MASK) != PCI_BASE_ADDRESS_MEM_TYPE_64)
 		return "has a reserved memory type";
-	wide = (low & PCI_BAR_TYPE_MASK) == PCI_BAR_TYPE_64;
-	if (wide && offset == PCI_BAR_LAST)
+	wide = (low & PCI_BASE_ADDRESS_MEM_TYPE_MASK) == PCI_BASE_ADDRESS_MEM_TYPE_64;
+	if (wide && offset == PCI_BASE_ADDRESS_5)
 		return "is 64-bit but the last BAR";
 	if (wide)
 		high = pci_read32(addr, offset + 4);
@@ -97,7 +89,7 @@ const char *pci_memory_bar(const struct pci_addr *addr, unsigned int offset,
 	/* §6.2.5.1: decoding off while the BAR holds all ones, so it claims no cycles. */
 	pci_write32(addr, PCI_COMMAND, command & ~(uint32_t)PCI_COMMAND_MEMORY);
 	pci_write32(addr, offset, 0xffffffffu);
-	low_mask = pci_read32(addr, offset) & PCI_BAR_MEM_MASK;
+	low_mask = pci_read32(addr, offset) & PCI_BASE_ADDRESS_MEM_MASK;
 	pci_write32(addr, offset, low);
 	if (wide) {
 		pci_write32(addr, offset + 4, 0xffffffffu);
@@ -106,7 +98,7 @@ const char *pci_memory_bar(const struct pci_addr *addr, unsigned int offset,
 	}
 	pci_write32(addr, PCI_COMMAND, command);
 
-	bar->base = (uint64_t)high << 32 | (low & PCI_BAR_MEM_MASK);
+	bar->base = (uint64_t)high << 32 | (low & PCI_BASE_ADDRESS_MEM_MASK);
 	bar->size = ~((uint64_t)(wide ? high_mask : 0xffffffffu) << 32 | low_mask) + 1;
 	if (!low_mask)
 		return "decodes no memory";

@@ -13,15 +13,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Configuration-space offsets (PCI Local Bus spec 3.0 §6.1, Type 0 header). */
-#define PCI_VENDOR_ID		0x00
-#define PCI_DEVICE_ID		0x02
-#define PCI_COMMAND		0x04
-#define PCI_HEADER_TYPE		0x0e
-#define PCI_BAR0		0x10
+#include <linux/pci_regs.h>
 
-#define PCI_COMMAND_MEMORY	(1u << 1)
-#define PCI_COMMAND_MASTER	(1u << 2)
+/* PCI Local Bus spec 3.0 §6.2.1: header type bit 7, a multi-function device. */
 #define PCI_HEADER_MULTI_FUNCTION 0x80
 #define PCI_VENDOR_NONE		0xffff	/* what a read of an absent function returns */
 
@@ -85,7 +79,7 @@ bool pci_find(pci_match_fn match, struct pci_addr *found);
 /**
  * pci_memory_bar() - decode a function's memory BAR
  * @addr: the function
- * @offset: the BAR's configuration offset, PCI_BAR0 and up
+ * @offset: the BAR's configuration offset, PCI_BASE_ADDRESS_0 and up
  * @bar: receives base and size
  *
  * Sizes the BAR by writing all ones to it and reading back the bits it

@@ -165,7 +165,7 @@ void uplink_probe(const struct config *config)
 	u->driver = uplink_driver_for(pci_read16(&u->addr, PCI_VENDOR_ID),
 				      pci_read16(&u->addr, PCI_DEVICE_ID));
 	pci_addr_format(&u->addr, u->addr_text);
-	problem = pci_memory_bar(&u->addr, PCI_BAR0, &u->bar);
+	problem = pci_memory_bar(&u->addr, PCI_BASE_ADDRESS_0, &u->bar);
 	if (problem) {
 		printk("nic: %s: BAR0 %s\n", u->addr_text, problem);
 		u->problem = "unusable BAR0";

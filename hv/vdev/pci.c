@@ -9,9 +9,6 @@
 #include "vdev/pci.h"
 
 #define CF8_ENABLE		(1u << 31)
-#define PCI_BAR_MEM_64		0x4
-#define PCI_COMMAND_IO_MEM_MASTER 0x0007
-#define PCI_COMMAND_INTX_DISABLE 0x0400
 #define HOST_BRIDGE_CLASS	0x060000
 
 void pci_bus_init(struct pci_bus *bus)
@@ -52,19 +49,20 @@ void pci_device_init(struct pci_device *dev, uint16_t vendor, uint16_t device,
 	memset(dev, 0, sizeof(*dev));
 	config_put(dev->config, PCI_VENDOR_ID, 2, vendor);
 	config_put(dev->config, PCI_DEVICE_ID, 2, device);
-	config_put(dev->config, PCI_REVISION, 1, revision);
+	config_put(dev->config, PCI_REVISION_ID, 1, revision);
 	config_put(dev->config, PCI_CLASS_PROG, 3, class_code);
 	config_put(dev->write_mask, PCI_COMMAND, 2,
-		   PCI_COMMAND_IO_MEM_MASTER | PCI_COMMAND_INTX_DISABLE);
+		   PCI_COMMAND_IO | PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER |
+		   PCI_COMMAND_INTX_DISABLE);
 }
 
 void pci_device_set_bar64(struct pci_device *dev, unsigned int bar, uint64_t size,
 			  uint64_t address)
 {
-	unsigned int offset = PCI_BAR0 + 4 * bar;
+	unsigned int offset = PCI_BASE_ADDRESS_0 + 4 * bar;
 	uint64_t mask = ~(size - 1);
 
-	config_put(dev->config, offset, 4, (uint32_t)address | PCI_BAR_MEM_64);
+	config_put(dev->config, offset, 4, (uint32_t)address | PCI_BASE_ADDRESS_MEM_TYPE_64);
 	config_put(dev->config, offset + 4, 4, (uint32_t)(address >> 32));
 	config_put(dev->write_mask, offset, 4, (uint32_t)mask & ~0xfu);
 	config_put(dev->write_mask, offset + 4, 4, (uint32_t)(mask >> 32));
@@ -74,8 +72,8 @@ uint64_t pci_device_bar64(const struct pci_device *dev, unsigned int bar)
 {
 	uint64_t lo = 0, hi = 0;
 
-	memcpy(&lo, dev->config + PCI_BAR0 + 4 * bar, 4);
-	memcpy(&hi, dev->config + PCI_BAR0 + 4 * bar + 4, 4);
+	memcpy(&lo, dev->config + PCI_BASE_ADDRESS_0 + 4 * bar, 4);
+	memcpy(&hi, dev->config + PCI_BASE_ADDRESS_0 + 4 * bar + 4, 4);
 	return (lo & ~0xfull) | hi << 32;
 }
 
@@ -122,7 +120,7 @@ static struct pci_device *pci_lookup(struct pci_bus *bus, unsigned int busno,
 				     unsigned int slot, unsigned int function,
 				     unsigned int offset, unsigned int size)
 {
-	if (busno || function || slot >= PCI_SLOTS || offset + size > PCI_CONFIG_SIZE ||
+	if (busno || function || slot >= PCI_SLOTS || offset + size > PCI_CFG_SPACE_SIZE ||
 	    (size != 1 && size != 2 && size != 4) || offset % size)
 		return NULL;
 	return bus->slot[slot];
@@ -198,7 +196,7 @@ static uint32_t pci_ecam_read_locked(struct pci_bus *bus, uint64_t offset, unsig
 	 * capabilities: it reads 0. Anything else is absent: all ones.
 	 */
 	dev = pci_ecam_target(bus, offset & ~0xfffull, 1);
-	return dev && (offset & 0xfff) >= PCI_CONFIG_SIZE ? 0 : pci_all_ones(size);
+	return dev && (offset & 0xfff) >= PCI_CFG_SPACE_SIZE ? 0 : pci_all_ones(size);
 }
 
 static void pci_ecam_write_locked(struct pci_bus *bus, uint64_t offset, unsigned int size,

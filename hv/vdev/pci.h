@@ -20,25 +20,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <linux/pci_regs.h>
+
 #include "arch/spinlock.h"
 
 #define PCI_SLOTS		32
-#define PCI_CONFIG_SIZE		256
 #define PCI_CONFIG_ADDRESS_PORT	0xcf8
 #define PCI_CONFIG_DATA_PORT	0xcfc
-
-#define PCI_VENDOR_ID		0x00
-#define PCI_DEVICE_ID		0x02
-#define PCI_COMMAND		0x04
-#define PCI_STATUS		0x06
-#define PCI_REVISION		0x08
-#define PCI_CLASS_PROG		0x09
-#define PCI_HEADER_TYPE		0x0e
-#define PCI_BAR0		0x10
-#define PCI_SUBSYSTEM_VENDOR_ID	0x2c
-#define PCI_SUBSYSTEM_ID	0x2e
-#define PCI_CAPABILITY_LIST	0x34
-#define PCI_STATUS_CAP_LIST	0x10
 
 struct pci_device;
 
@@ -47,8 +35,8 @@ typedef void (*pci_config_written_fn)(struct pci_device *dev, unsigned int offse
 				      unsigned int size);
 
 struct pci_device {
-	uint8_t config[PCI_CONFIG_SIZE];
-	uint8_t write_mask[PCI_CONFIG_SIZE];	/* bits the guest may change */
+	uint8_t config[PCI_CFG_SPACE_SIZE];
+	uint8_t write_mask[PCI_CFG_SPACE_SIZE];	/* bits the guest may change */
 	pci_config_written_fn written;
 	void *ctx;
 	struct spinlock *lock;			/* the function's own (above), or NULL */

@@ -26,7 +26,7 @@
 #define WINDOW_DATA		(CAP_PCI_CFG + offsetof(struct virtio_pci_cfg_cap, pci_cfg_data))
 #define MSIX_FLAGS		(CAP_MSIX + PCI_MSIX_FLAGS)
 
-_Static_assert(CAP_DEVICE + sizeof(struct virtio_pci_cap) <= PCI_CONFIG_SIZE,
+_Static_assert(CAP_DEVICE + sizeof(struct virtio_pci_cap) <= PCI_CFG_SPACE_SIZE,
 	       "capabilities overflow config space");
 
 static bool overlaps(unsigned int offset, unsigned int size, unsigned int start,

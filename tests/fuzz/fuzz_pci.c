@@ -37,7 +37,7 @@ static const unsigned int access_sizes[8] = { 1, 2, 4, 1, 2, 4, 3, 0 };
 struct fuzz_bus {
 	struct pci_bus bus;
 	struct pci_device bridge, dev;
-	uint8_t bridge_initial[PCI_CONFIG_SIZE], dev_initial[PCI_CONFIG_SIZE];
+	uint8_t bridge_initial[PCI_CFG_SPACE_SIZE], dev_initial[PCI_CFG_SPACE_SIZE];
 	unsigned int calls;
 };
 
@@ -52,7 +52,7 @@ static void check_written(struct pci_device *dev, unsigned int offset, unsigned 
 
 	CHECK(size == 1 || size == 2 || size == 4);
 	CHECK(offset % size == 0);
-	CHECK(offset + size <= PCI_CONFIG_SIZE);
+	CHECK(offset + size <= PCI_CFG_SPACE_SIZE);
 	f->calls++;
 }
 
@@ -70,14 +70,14 @@ static void fuzz_bus_init(struct fuzz_bus *f)
 	f->dev.ctx = f;
 	CHECK(pci_bus_add(&f->bus, 0, &f->bridge));
 	CHECK(pci_bus_add(&f->bus, DEV_SLOT, &f->dev));
-	memcpy(f->bridge_initial, f->bridge.config, PCI_CONFIG_SIZE);
-	memcpy(f->dev_initial, f->dev.config, PCI_CONFIG_SIZE);
+	memcpy(f->bridge_initial, f->bridge.config, PCI_CFG_SPACE_SIZE);
+	memcpy(f->dev_initial, f->dev.config, PCI_CFG_SPACE_SIZE);
 }
 
 /* Every bit a write mask protects still holds its initial value. */
 static void check_read_only(const struct pci_device *dev, const uint8_t *initial)
 {
-	for (unsigned int i = 0; i < PCI_CONFIG_SIZE; i++)
+	for (unsigned int i = 0; i < PCI_CFG_SPACE_SIZE; i++)
 		CHECK(((dev->config[i] ^ initial[i]) & ~dev->write_mask[i]) == 0);
 }
 
@@ -92,7 +92,7 @@ static void check_invariants(struct fuzz_bus *f)
 	check_read_only(&f->dev, f->dev_initial);
 	CHECK(f->dev.config[PCI_VENDOR_ID] == 0xf4 && f->dev.config[PCI_VENDOR_ID + 1] == 0x1a);
 	CHECK(f->dev.config[PCI_DEVICE_ID] == 0x41 && f->dev.config[PCI_DEVICE_ID + 1] == 0x10);
-	CHECK((f->dev.config[PCI_BAR0] & 0xf) == 0x4 && (f->dev.config[PCI_BAR0 + 8] & 0xf) == 0x4);
+	CHECK((f->dev.config[PCI_BASE_ADDRESS_0] & 0xf) == 0x4 && (f->dev.config[PCI_BASE_ADDRESS_0 + 8] & 0xf) == 0x4);
 	CHECK(pci_device_bar64(&f->dev, 0) % BAR0_SIZE == 0);
 	CHECK(pci_device_bar64(&f->dev, 2) % BAR2_SIZE == 0);
 	CHECK((address & 0x7f000003) == 0);
@@ -130,7 +130,7 @@ static void run_op(struct fuzz_bus *f, const uint8_t *op)
 		CHECK((result & ~width_mask(size)) == 0);
 		if (!present)
 			CHECK(result == width_mask(size));
-		else if (reg >= PCI_CONFIG_SIZE)
+		else if (reg >= PCI_CFG_SPACE_SIZE)
 			CHECK(result == 0);
 	} else {
 		uint16_t port = (uint16_t)(0xcf4 + (op[1] & 15));

@@ -59,7 +59,7 @@ struct fuzz_state {
 	struct pci_device bridge;
 	struct virtio_pci fn;
 	struct virtio_pci_device_ops ops;
-	uint8_t initial[PCI_CONFIG_SIZE];
+	uint8_t initial[PCI_CFG_SPACE_SIZE];
 	unsigned int msix_pos;
 	uint64_t msis;
 };
@@ -175,7 +175,7 @@ static void fuzz_state_init(struct fuzz_state *s, bool large)
 	CHECK(virtio_pci_init(&s->fn, "fuzz", &s->ops, s, fuzz_msi, s, BAR_GPA));
 	CHECK(pci_bus_add(&s->bus, 0, &s->bridge));
 	CHECK(pci_bus_add(&s->bus, SLOT, &s->fn.pci));
-	memcpy(s->initial, s->fn.pci.config, PCI_CONFIG_SIZE);
+	memcpy(s->initial, s->fn.pci.config, PCI_CFG_SPACE_SIZE);
 	for (unsigned int pos = s->fn.pci.config[PCI_CAPABILITY_LIST]; pos;
 	     pos = s->fn.pci.config[pos + PCI_CAP_LIST_NEXT])
 		if (s->fn.pci.config[pos] == PCI_CAP_ID_MSIX)
@@ -189,7 +189,7 @@ static void check_invariants(const struct fuzz_state *s)
 	unsigned int vectors = s->ops.num_queues + 1u;
 	uint8_t status = fn->status;
 
-	for (unsigned int i = 0; i < PCI_CONFIG_SIZE; i++)
+	for (unsigned int i = 0; i < PCI_CFG_SPACE_SIZE; i++)
 		CHECK(((fn->pci.config[i] ^ s->initial[i]) & ~fn->pci.write_mask[i]) == 0);
 	CHECK(virtio_pci_bar_address(fn) % VIRTIO_PCI_BAR_SIZE == 0);
 	CHECK((fn->pci.config[PCI_BASE_ADDRESS_0] & 0xf) == PCI_BASE_ADDRESS_MEM_TYPE_64);

@@ -14,11 +14,6 @@
 
 #include "vdev/pci.h"
 
-#define PCI_CLASS_REVISION	0x08
-#define PCI_CACHE_LINE_SIZE	0x0c
-#define PCI_INTERRUPT_LINE	0x3c
-#define PCI_BAR_MEM_64		0x4
-
 #define DEV_SLOT	3
 #define DEV_VENDOR	0x1af4
 #define DEV_DEVICE	0x1041
@@ -314,7 +309,7 @@ static uint64_t bar64_size(struct pci_bus *bus, unsigned int reg)
 	mask_hi = conf1_read(bus, DEV_SLOT, reg + 4, 4);
 	conf1_write(bus, DEV_SLOT, reg, 4, lo);
 	conf1_write(bus, DEV_SLOT, reg + 4, 4, hi);
-	assert_int_equal(mask_lo & 0xf, PCI_BAR_MEM_64);
+	assert_int_equal(mask_lo & 0xf, PCI_BASE_ADDRESS_MEM_TYPE_64);
 	mask = (uint64_t)mask_hi << 32 | (mask_lo & ~0xfu);
 	return ~mask + 1;
 }
@@ -325,14 +320,14 @@ static void test_bar64_initial_value(void **state)
 
 	assert_int_equal(pci_device_bar64(&f->dev, 0), BAR0_ADDRESS);
 	assert_int_equal(pci_device_bar64(&f->dev, 2), BAR2_ADDRESS);
-	assert_int_equal(conf1_read(&f->bus, DEV_SLOT, PCI_BAR0, 4),
-			 (uint32_t)BAR0_ADDRESS | PCI_BAR_MEM_64);
-	assert_int_equal(conf1_read(&f->bus, DEV_SLOT, PCI_BAR0 + 4, 4), 0);
-	assert_int_equal(conf1_read(&f->bus, DEV_SLOT, PCI_BAR0 + 8, 4), PCI_BAR_MEM_64);
-	assert_int_equal(conf1_read(&f->bus, DEV_SLOT, PCI_BAR0 + 12, 4), BAR2_ADDRESS >> 32);
+	assert_int_equal(conf1_read(&f->bus, DEV_SLOT, PCI_BASE_ADDRESS_0, 4),
+			 (uint32_t)BAR0_ADDRESS | PCI_BASE_ADDRESS_MEM_TYPE_64);
+	assert_int_equal(conf1_read(&f->bus, DEV_SLOT, PCI_BASE_ADDRESS_0 + 4, 4), 0);
+	assert_int_equal(conf1_read(&f->bus, DEV_SLOT, PCI_BASE_ADDRESS_0 + 8, 4), PCI_BASE_ADDRESS_MEM_TYPE_64);
+	assert_int_equal(conf1_read(&f->bus, DEV_SLOT, PCI_BASE_ADDRESS_0 + 12, 4), BAR2_ADDRESS >> 32);
 	/* BARs 4 and 5 are unimplemented: hard-wired to zero. */
-	conf1_write(&f->bus, DEV_SLOT, PCI_BAR0 + 16, 4, 0xffffffff);
-	assert_int_equal(conf1_read(&f->bus, DEV_SLOT, PCI_BAR0 + 16, 4), 0);
+	conf1_write(&f->bus, DEV_SLOT, PCI_BASE_ADDRESS_0 + 16, 4, 0xffffffff);
+	assert_int_equal(conf1_read(&f->bus, DEV_SLOT, PCI_BASE_ADDRESS_0 + 16, 4), 0);
 }
 
 static void test_bar64_sizing(void **state)
@@ -340,24 +335,24 @@ static void test_bar64_sizing(void **state)
 	struct fixture *f = *state;
 	struct pci_bus *bus = &f->bus;
 
-	conf1_write(bus, DEV_SLOT, PCI_BAR0, 4, 0xffffffff);
-	conf1_write(bus, DEV_SLOT, PCI_BAR0 + 4, 4, 0xffffffff);
-	assert_int_equal(conf1_read(bus, DEV_SLOT, PCI_BAR0, 4),
-			 (uint32_t)~(BAR0_SIZE - 1) | PCI_BAR_MEM_64);
-	assert_int_equal(conf1_read(bus, DEV_SLOT, PCI_BAR0 + 4, 4), 0xffffffff);
+	conf1_write(bus, DEV_SLOT, PCI_BASE_ADDRESS_0, 4, 0xffffffff);
+	conf1_write(bus, DEV_SLOT, PCI_BASE_ADDRESS_0 + 4, 4, 0xffffffff);
+	assert_int_equal(conf1_read(bus, DEV_SLOT, PCI_BASE_ADDRESS_0, 4),
+			 (uint32_t)~(BAR0_SIZE - 1) | PCI_BASE_ADDRESS_MEM_TYPE_64);
+	assert_int_equal(conf1_read(bus, DEV_SLOT, PCI_BASE_ADDRESS_0 + 4, 4), 0xffffffff);
 	/* An 8 GiB BAR has no address bits in its low half. */
-	pci_ecam_write(bus, ecam(0, DEV_SLOT, 0, PCI_BAR0 + 8), 4, 0xffffffff);
-	pci_ecam_write(bus, ecam(0, DEV_SLOT, 0, PCI_BAR0 + 12), 4, 0xffffffff);
-	assert_int_equal(pci_ecam_read(bus, ecam(0, DEV_SLOT, 0, PCI_BAR0 + 8), 4), PCI_BAR_MEM_64);
-	assert_int_equal(pci_ecam_read(bus, ecam(0, DEV_SLOT, 0, PCI_BAR0 + 12), 4), 0xfffffffe);
+	pci_ecam_write(bus, ecam(0, DEV_SLOT, 0, PCI_BASE_ADDRESS_0 + 8), 4, 0xffffffff);
+	pci_ecam_write(bus, ecam(0, DEV_SLOT, 0, PCI_BASE_ADDRESS_0 + 12), 4, 0xffffffff);
+	assert_int_equal(pci_ecam_read(bus, ecam(0, DEV_SLOT, 0, PCI_BASE_ADDRESS_0 + 8), 4), PCI_BASE_ADDRESS_MEM_TYPE_64);
+	assert_int_equal(pci_ecam_read(bus, ecam(0, DEV_SLOT, 0, PCI_BASE_ADDRESS_0 + 12), 4), 0xfffffffe);
 
 	/* Program addresses and read them back as the device model sees them. */
-	conf1_write(bus, DEV_SLOT, PCI_BAR0, 4, 0xc0004000);
-	conf1_write(bus, DEV_SLOT, PCI_BAR0 + 4, 4, 0x00000001);
+	conf1_write(bus, DEV_SLOT, PCI_BASE_ADDRESS_0, 4, 0xc0004000);
+	conf1_write(bus, DEV_SLOT, PCI_BASE_ADDRESS_0 + 4, 4, 0x00000001);
 	assert_int_equal(pci_device_bar64(&f->dev, 0), 0x1c0004000ull);
-	assert_int_equal(conf1_read(bus, DEV_SLOT, PCI_BAR0, 4), 0xc0004000 | PCI_BAR_MEM_64);
-	pci_ecam_write(bus, ecam(0, DEV_SLOT, 0, PCI_BAR0 + 8), 4, 0);
-	pci_ecam_write(bus, ecam(0, DEV_SLOT, 0, PCI_BAR0 + 12), 4, 0x00000006);
+	assert_int_equal(conf1_read(bus, DEV_SLOT, PCI_BASE_ADDRESS_0, 4), 0xc0004000 | PCI_BASE_ADDRESS_MEM_TYPE_64);
+	pci_ecam_write(bus, ecam(0, DEV_SLOT, 0, PCI_BASE_ADDRESS_0 + 8), 4, 0);
+	pci_ecam_write(bus, ecam(0, DEV_SLOT, 0, PCI_BASE_ADDRESS_0 + 12), 4, 0x00000006);
 	assert_int_equal(pci_device_bar64(&f->dev, 2), 0x600000000ull);
 	/* The other BAR did not move. */
 	assert_int_equal(pci_device_bar64(&f->dev, 0), 0x1c0004000ull);
@@ -367,8 +362,8 @@ static void test_bar64_sizing_restores(void **state)
 {
 	struct fixture *f = *state;
 
-	assert_int_equal(bar64_size(&f->bus, PCI_BAR0), BAR0_SIZE);
-	assert_int_equal(bar64_size(&f->bus, PCI_BAR0 + 8), BAR2_SIZE);
+	assert_int_equal(bar64_size(&f->bus, PCI_BASE_ADDRESS_0), BAR0_SIZE);
+	assert_int_equal(bar64_size(&f->bus, PCI_BASE_ADDRESS_0 + 8), BAR2_SIZE);
 	assert_int_equal(pci_device_bar64(&f->dev, 0), BAR0_ADDRESS);
 	assert_int_equal(pci_device_bar64(&f->dev, 2), BAR2_ADDRESS);
 }
@@ -379,18 +374,18 @@ static void test_bar64_alignment_and_type(void **state)
 	struct fixture *f = *state;
 	struct pci_bus *bus = &f->bus;
 
-	conf1_write(bus, DEV_SLOT, PCI_BAR0, 4, 0xfe0012ff);
-	assert_int_equal(conf1_read(bus, DEV_SLOT, PCI_BAR0, 4), 0xfe000000 | PCI_BAR_MEM_64);
+	conf1_write(bus, DEV_SLOT, PCI_BASE_ADDRESS_0, 4, 0xfe0012ff);
+	assert_int_equal(conf1_read(bus, DEV_SLOT, PCI_BASE_ADDRESS_0, 4), 0xfe000000 | PCI_BASE_ADDRESS_MEM_TYPE_64);
 	assert_int_equal(pci_device_bar64(&f->dev, 0), 0xfe000000);
-	conf1_write(bus, DEV_SLOT, PCI_BAR0, 4, 0);
-	assert_int_equal(conf1_read(bus, DEV_SLOT, PCI_BAR0, 4), PCI_BAR_MEM_64);
+	conf1_write(bus, DEV_SLOT, PCI_BASE_ADDRESS_0, 4, 0);
+	assert_int_equal(conf1_read(bus, DEV_SLOT, PCI_BASE_ADDRESS_0, 4), PCI_BASE_ADDRESS_MEM_TYPE_64);
 	/* Byte and word writes obey the same mask. */
-	conf1_write(bus, DEV_SLOT, PCI_BAR0 + 1, 1, 0xff);
-	assert_int_equal(conf1_read(bus, DEV_SLOT, PCI_BAR0, 4), 0x0000c004);
-	conf1_write(bus, DEV_SLOT, PCI_BAR0 + 2, 2, 0xabcd);
+	conf1_write(bus, DEV_SLOT, PCI_BASE_ADDRESS_0 + 1, 1, 0xff);
+	assert_int_equal(conf1_read(bus, DEV_SLOT, PCI_BASE_ADDRESS_0, 4), 0x0000c004);
+	conf1_write(bus, DEV_SLOT, PCI_BASE_ADDRESS_0 + 2, 2, 0xabcd);
 	assert_int_equal(pci_device_bar64(&f->dev, 0), 0xabcdc000);
-	conf1_write(bus, DEV_SLOT, PCI_BAR0, 1, 0xff);
-	assert_int_equal(conf1_read(bus, DEV_SLOT, PCI_BAR0, 1), PCI_BAR_MEM_64);
+	conf1_write(bus, DEV_SLOT, PCI_BASE_ADDRESS_0, 1, 0xff);
+	assert_int_equal(conf1_read(bus, DEV_SLOT, PCI_BASE_ADDRESS_0, 1), PCI_BASE_ADDRESS_MEM_TYPE_64);
 }
 
 /* --- write masks ------------------------------------------------------------------- */
@@ -399,11 +394,11 @@ static void test_read_only_fields(void **state)
 {
 	struct fixture *f = *state;
 	struct pci_bus *bus = &f->bus;
-	uint8_t before[PCI_CONFIG_SIZE];
+	uint8_t before[PCI_CFG_SPACE_SIZE];
 
 	memcpy(before, f->dev.config, sizeof(before));
-	for (unsigned int reg = 0; reg < PCI_CONFIG_SIZE; reg += 4) {
-		if (reg == PCI_COMMAND || (reg >= PCI_BAR0 && reg < PCI_BAR0 + 16))
+	for (unsigned int reg = 0; reg < PCI_CFG_SPACE_SIZE; reg += 4) {
+		if (reg == PCI_COMMAND || (reg >= PCI_BASE_ADDRESS_0 && reg < PCI_BASE_ADDRESS_0 + 16))
 			continue;
 		conf1_write(bus, DEV_SLOT, reg, 4, 0xffffffff);
 		pci_ecam_write(bus, ecam(0, DEV_SLOT, 0, reg), 2, 0x5a5a);
@@ -418,7 +413,7 @@ static void test_read_only_fields(void **state)
 
 	/* The host bridge has no writable bits but the command register's. */
 	memcpy(before, f->bridge.config, sizeof(before));
-	for (unsigned int reg = 0; reg < PCI_CONFIG_SIZE; reg += 4)
+	for (unsigned int reg = 0; reg < PCI_CFG_SPACE_SIZE; reg += 4)
 		if (reg != PCI_COMMAND)
 			conf1_write(bus, 0, reg, 4, 0xffffffff);
 	assert_memory_equal(f->bridge.config, before, sizeof(before));
@@ -459,9 +454,9 @@ static void test_written_callback(void **state)
 	assert_int_equal(f->calls, 2);
 	assert_int_equal(f->last_offset, PCI_STATUS);
 	assert_int_equal(f->last_size, 2);
-	pci_ecam_write(bus, ecam(0, DEV_SLOT, 0, PCI_BAR0 + 4), 4, 0x2);
+	pci_ecam_write(bus, ecam(0, DEV_SLOT, 0, PCI_BASE_ADDRESS_0 + 4), 4, 0x2);
 	assert_int_equal(f->calls, 3);
-	assert_int_equal(f->last_offset, PCI_BAR0 + 4);
+	assert_int_equal(f->last_offset, PCI_BASE_ADDRESS_0 + 4);
 	assert_int_equal(f->last_size, 4);
 	pci_ecam_write(bus, ecam(0, DEV_SLOT, 0, 0xff), 1, 0);
 	assert_int_equal(f->calls, 4);

@@ -24,8 +24,7 @@
 #define BAR0_SIZE	0x4000ull
 #define ADDRESS_A	0xfe000000u
 #define ADDRESS_B	0xfe004000u
-#define PCI_BAR_MEM_64	0x4
-#define BAR0_SIZED	((uint32_t)~(BAR0_SIZE - 1) | PCI_BAR_MEM_64)
+#define BAR0_SIZED	((uint32_t)~(BAR0_SIZE - 1) | PCI_BASE_ADDRESS_MEM_TYPE_64)
 #define BRIDGE_ID	0x12378086u	/* 440FX: vendor 8086, device 1237 */
 
 #define ROUNDS		4
@@ -65,7 +64,7 @@ static void slow_hook(struct pci_device *dev, unsigned int offset, unsigned int 
 
 	if (__atomic_fetch_add(&r->in_hook, 1, __ATOMIC_ACQ_REL))
 		__atomic_fetch_add(&r->hook_overlaps, 1, __ATOMIC_RELAXED);
-	if (offset + size > PCI_CONFIG_SIZE)
+	if (offset + size > PCI_CFG_SPACE_SIZE)
 		__atomic_fetch_add(&r->hook_out_of_range, 1, __ATOMIC_RELAXED);
 	for (volatile unsigned int i = 0; i < HOOK_SPIN; i++)
 		;
@@ -85,8 +84,8 @@ static void check(struct race *r, uint32_t v, bool whole)
 
 static bool bar0_low(uint32_t v)
 {
-	return v == BAR0_SIZED || v == (ADDRESS_A | PCI_BAR_MEM_64) ||
-	       v == (ADDRESS_B | PCI_BAR_MEM_64);
+	return v == BAR0_SIZED || v == (ADDRESS_A | PCI_BASE_ADDRESS_MEM_TYPE_64) ||
+	       v == (ADDRESS_B | PCI_BASE_ADDRESS_MEM_TYPE_64);
 }
 
 /* The sizer's data writes land wherever the latch points: in the high half too. */
@@ -104,7 +103,7 @@ static void check_value(struct race *r, uint32_t v)
 /* BAR sizing the way Linux does it, through the latch other cores move. */
 static void sizer_round(struct race *r)
 {
-	pci_io_write(&r->bus, PCI_CONFIG_ADDRESS_PORT, 4, cf8(DEV_SLOT, PCI_BAR0));
+	pci_io_write(&r->bus, PCI_CONFIG_ADDRESS_PORT, 4, cf8(DEV_SLOT, PCI_BASE_ADDRESS_0));
 	pci_io_write(&r->bus, PCI_CONFIG_DATA_PORT, 4, 0xffffffff);
 	check_value(r, pci_io_read(&r->bus, PCI_CONFIG_DATA_PORT, 4));
 	pci_io_write(&r->bus, PCI_CONFIG_DATA_PORT, 4, ADDRESS_B);
@@ -113,14 +112,14 @@ static void sizer_round(struct race *r)
 /* Moves BAR 0 through ECAM, high half included. */
 static void mover_round(struct race *r)
 {
-	pci_ecam_write(&r->bus, ecam(DEV_SLOT, PCI_BAR0), 4, ADDRESS_A);
-	pci_ecam_write(&r->bus, ecam(DEV_SLOT, PCI_BAR0 + 4), 4, 0);
+	pci_ecam_write(&r->bus, ecam(DEV_SLOT, PCI_BASE_ADDRESS_0), 4, ADDRESS_A);
+	pci_ecam_write(&r->bus, ecam(DEV_SLOT, PCI_BASE_ADDRESS_0 + 4), 4, 0);
 }
 
 static void reader_round(struct race *r)
 {
-	uint32_t lo = pci_ecam_read(&r->bus, ecam(DEV_SLOT, PCI_BAR0), 4);
-	uint32_t hi = pci_ecam_read(&r->bus, ecam(DEV_SLOT, PCI_BAR0 + 4), 4);
+	uint32_t lo = pci_ecam_read(&r->bus, ecam(DEV_SLOT, PCI_BASE_ADDRESS_0), 4);
+	uint32_t hi = pci_ecam_read(&r->bus, ecam(DEV_SLOT, PCI_BASE_ADDRESS_0 + 4), 4);
 
 	check(r, lo, bar0_low(lo));
 	check(r, hi, bar0_high(hi));
@@ -133,11 +132,11 @@ static void latch_round(struct race *r)
 
 	pci_io_write(&r->bus, PCI_CONFIG_ADDRESS_PORT, 4, cf8(0, 0));
 	check_value(r, pci_io_read(&r->bus, PCI_CONFIG_DATA_PORT, 4));
-	pci_io_write(&r->bus, PCI_CONFIG_ADDRESS_PORT, 4, cf8(DEV_SLOT, PCI_BAR0 + 4));
+	pci_io_write(&r->bus, PCI_CONFIG_ADDRESS_PORT, 4, cf8(DEV_SLOT, PCI_BASE_ADDRESS_0 + 4));
 	check_value(r, pci_io_read(&r->bus, PCI_CONFIG_DATA_PORT, 4));
 	latch = pci_io_read(&r->bus, PCI_CONFIG_ADDRESS_PORT, 4);
-	check(r, latch, latch == cf8(0, 0) || latch == cf8(DEV_SLOT, PCI_BAR0) ||
-			latch == cf8(DEV_SLOT, PCI_BAR0 + 4));
+	check(r, latch, latch == cf8(0, 0) || latch == cf8(DEV_SLOT, PCI_BASE_ADDRESS_0) ||
+			latch == cf8(DEV_SLOT, PCI_BASE_ADDRESS_0 + 4));
 }
 
 struct worker {
@@ -190,8 +189,8 @@ static void test_config_accesses_race(void **state)
 		fail_msg("%d reads returned a value no write left whole, e.g. %#x", r->torn,
 			 r->torn_value);
 	/* Each core's last word stands whole: BAR sizing still works. */
-	pci_ecam_write(&r->bus, ecam(DEV_SLOT, PCI_BAR0), 4, 0xffffffff);
-	assert_int_equal(pci_ecam_read(&r->bus, ecam(DEV_SLOT, PCI_BAR0), 4), BAR0_SIZED);
+	pci_ecam_write(&r->bus, ecam(DEV_SLOT, PCI_BASE_ADDRESS_0), 4, 0xffffffff);
+	assert_int_equal(pci_ecam_read(&r->bus, ecam(DEV_SLOT, PCI_BASE_ADDRESS_0), 4), BAR0_SIZED);
 	test_free(r);
 }
 

@@ -523,13 +523,13 @@ static void test_no_device_cap_without_config(void **state)
 static void test_capabilities_read_only(void **state)
 {
 	struct fixture *f = *state;
-	uint8_t before[PCI_CONFIG_SIZE];
+	uint8_t before[PCI_CFG_SPACE_SIZE];
 	unsigned int window = f->probe.cap[VIRTIO_PCI_CAP_PCI_CFG].pos;
 
 	memcpy(before, f->fn.pci.config, sizeof(before));
-	for (unsigned int reg = 0x40; reg < PCI_CONFIG_SIZE; reg += 4)
+	for (unsigned int reg = 0x40; reg < PCI_CFG_SPACE_SIZE; reg += 4)
 		cfg_write(f, reg, 4, 0xffffffff);
-	for (unsigned int reg = 0x40; reg < PCI_CONFIG_SIZE; reg++) {
+	for (unsigned int reg = 0x40; reg < PCI_CFG_SPACE_SIZE; reg++) {
 		bool writable = (reg >= window + VIRTIO_PCI_CAP_BAR &&
 				 reg < window + VIRTIO_PCI_CAP_BAR + 1) ||
 				(reg >= window + VIRTIO_PCI_CAP_OFFSET &&
