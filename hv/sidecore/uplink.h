@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * uplink.h - the physical NIC as the sidecores' way to the wire
- * (docs/nic.md). Its queue pair is a port of sidecore 0, polled like a
- * guest's virtio-net device, and a port of the switch marked uplink; guests
- * with `uplink = yes` reach it, those of other sidecores through the rings.
+ * (docs/nic.md). Sidecore q polls the NIC's queue pair q, as far as the
+ * driver has pairs (the 82599 one per sidecore, the e1000 one), like a
+ * guest's virtio-net device; each pair is also a port of the switch marked
+ * uplink. Guests with `uplink = yes` reach their own sidecore's pair, or
+ * through the rings the first one where their sidecore has none.
  */
 #ifndef SIDECORE_SIDECORE_UPLINK_H
 #define SIDECORE_SIDECORE_UPLINK_H
@@ -22,12 +24,14 @@
 void uplink_probe(const struct config *config);
 
 /**
- * uplink_start() - bring the NIC up as sidecore 0's uplink
+ * uplink_start() - bring the NIC up as the sidecores' uplink
  *
  * After sidecore_setup() and guests_create(): resets and starts the NIC
- * with its rings on sidecore 0's node, gives it the MAC of every guest port
- * that may reach the wire, and adds its queue pair to the switch and to
- * sidecore 0. Does nothing when uplink_probe() found no NIC.
+ * with a queue pair for each sidecore the driver has room for, each pair's
+ * rings on its sidecore's node, gives it the MAC of every guest port that
+ * may reach the wire (steered to that guest's sidecore's pair), and adds
+ * each pair to the switch and to its sidecore. Does nothing when
+ * uplink_probe() found no NIC.
  */
 void uplink_start(void);
 
