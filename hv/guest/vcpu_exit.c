@@ -14,6 +14,7 @@
 #include "arch/x86.h"
 #include "config/guest_layout.h"
 #include "guest/guest.h"
+#include "guest/vcpu.h"
 #include "guest/guest_log.h"
 #include "lib/printf.h"
 #include "vmx/cpuid_filter.h"

@@ -19,11 +19,13 @@
 #include "arch/x86.h"
 #include "config/guest_layout.h"
 #include "guest/guest.h"
+#include "guest/vcpu.h"
 #include "lib/printf.h"
 #include "mm/page_alloc.h"
 #include "vmx/exit_rules.h"
 #include "vmx/realmode.h"
 #include "vmx/vmcs.h"
+#include "vmx/vmcs_setup.h"
 
 #define VECTOR_GP	13
 
@@ -64,16 +66,6 @@
 
 #define GPR_RSP		4
 
-static void vcpu_window_segment(unsigned int index, uint16_t selector, uint64_t base,
-				uint32_t limit, uint32_t ar)
-{
-	/* Selector, base, limit and access rights fields keep the same order (B.1-B.4). */
-	vmcs_write(VMCS_GUEST_ES_SELECTOR + 2 * index, selector);
-	vmcs_write(VMCS_GUEST_ES_BASE + 2 * index, base);
-	vmcs_write(VMCS_GUEST_ES_LIMIT + 2 * index, limit);
-	vmcs_write(VMCS_GUEST_ES_AR + 2 * index, ar);
-}
-
 /* The CR0 the processor holds in the window: the guest's with PE, PG and VMX's fixed bits. */
 static uint64_t vcpu_window_hw_cr0(uint64_t cr0)
 {
@@ -97,7 +89,7 @@ static void vcpu_gpr_write(struct vcpu *v, unsigned int index, uint64_t value)
 bool vcpu_window_enter(struct vcpu *v, uint8_t vector)
 {
 	uint32_t *pd = guest_gpa_to_host(v->guest, GUEST_START_PD_GPA, PAGE_SIZE);
-	uint64_t cr0 = CR0_ET | CR0_NE;	/* Table 9-1, with NE as vcpu_setup_startup() */
+	uint64_t cr0 = CR0_ET | CR0_NE;	/* Table 9-1, with NE as vmcs_setup_real_mode() */
 	uint16_t cs = (uint16_t)(vector << 8);
 
 	if (!pd) {
@@ -133,9 +125,9 @@ bool vcpu_window_enter(struct vcpu *v, uint8_t vector)
 	for (unsigned int i = 0; i < SEGMENT_COUNT; i++) {
 		uint16_t selector = i == SEGMENT_CS ? cs : 0;
 
-		vcpu_window_segment(i, selector, (uint64_t)selector << 4, SEGMENT_LIMIT, AR_VM86);
+		vmcs_set_segment(i, selector, (uint64_t)selector << 4, SEGMENT_LIMIT, AR_VM86);
 	}
-	vcpu_window_segment((VMCS_GUEST_TR_SELECTOR - VMCS_GUEST_ES_SELECTOR) / 2, 0, 0,
+	vmcs_set_segment((VMCS_GUEST_TR_SELECTOR - VMCS_GUEST_ES_SELECTOR) / 2, 0, 0,
 			    TSS_LIMIT, AR_TSS_BUSY);
 	vmcs_write(VMCS_GUEST_GDTR_BASE, 0);
 	vmcs_write(VMCS_GUEST_GDTR_LIMIT, SEGMENT_LIMIT);
@@ -210,7 +202,7 @@ static bool vcpu_window_close(struct vcpu *v, uint64_t cr0)
 	vmcs_write(VMCS_GUEST_IA32_EFER, v->window.efer | EFER_LMA);
 	vmcs_write(VMCS_ENTRY_CONTROLS, vmcs_read(VMCS_ENTRY_CONTROLS) | ENTRY_IA32E_MODE_GUEST);
 
-	vcpu_setup_cr_masks();
+	vmcs_setup_cr_masks();
 	vmcs_write(VMCS_EXCEPTION_BITMAP, 0);
 	vmcs_write(VMCS_PROC_CONTROLS, v->window.proc_controls);
 	vcpu_msr_exits(v, MSR_EFER, false);
