@@ -14,8 +14,9 @@
 #include "arch/x86.h"
 #include "config/guest_layout.h"
 #include "guest/guest.h"
-#include "guest/vcpu.h"
 #include "guest/guest_log.h"
+#include "guest/guest_ports.h"
+#include "guest/vcpu.h"
 #include "lib/printf.h"
 #include "vmx/cpuid_filter.h"
 #include "vmx/decode.h"
@@ -276,13 +277,13 @@ static uint32_t vcpu_io_in(struct vcpu *v, uint16_t port, unsigned int size)
 {
 	struct guest *g = v->guest;
 
-	switch (exit_rules_io_device(port, size)) {
-	case EXIT_IO_UART:
+	switch (exit_rules_io_device(&guest_io_map, port, size)) {
+	case GUEST_IO_UART:
 		return uart_read(&g->uart, port - UART_COM1_BASE);
-	case EXIT_IO_PCI:
+	case GUEST_IO_PCI:
 		return pci_io_read(&g->pci, port, size);
-	case EXIT_IO_SLEEP_CONTROL:
-	case EXIT_IO_SLEEP_STATUS:
+	case GUEST_IO_SLEEP_CONTROL:
+	case GUEST_IO_SLEEP_STATUS:
 		return 0;
 	default:
 		vcpu_log_port_once(v, port, true);
@@ -294,23 +295,23 @@ static void vcpu_io_out(struct vcpu *v, uint16_t port, unsigned int size, uint32
 {
 	struct guest *g = v->guest;
 
-	switch (exit_rules_io_device(port, size)) {
-	case EXIT_IO_UART:
+	switch (exit_rules_io_device(&guest_io_map, port, size)) {
+	case GUEST_IO_UART:
 		uart_write(&g->uart, port - UART_COM1_BASE, (uint8_t)value);
 		break;
-	case EXIT_IO_PCI:
+	case GUEST_IO_PCI:
 		pci_io_write(&g->pci, port, size, value);
 		break;
-	case EXIT_IO_SLEEP_CONTROL:
+	case GUEST_IO_SLEEP_CONTROL:
 		if (exit_rules_sleep_is_poweroff(value))
 			vcpu_stop(v, VCPU_STOP_POWEROFF, "powered off");
 		break;
-	case EXIT_IO_COUNTERS:
+	case GUEST_IO_COUNTERS:
 		/* A dump is a few dozen lines: one of the guest's console tokens. */
 		if (guest_log_allow(g))
 			g->print_counters(value & 0xff);
 		break;
-	case EXIT_IO_SLEEP_STATUS:
+	case GUEST_IO_SLEEP_STATUS:
 		break;
 	default:
 		vcpu_log_port_once(v, port, false);
