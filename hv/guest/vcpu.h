@@ -114,10 +114,11 @@ bool vcpu_create(struct vcpu *v);
  * vcpu_reset() - make the vCPU's VMCS current and set it up for a new life
  * @v: the vCPU, on its own core with VMX enabled
  *
- * Clears and loads the VMCS, then writes controls from this core's VMX
- * capabilities, the host state, and the 64-bit Linux entry state the
- * loader left in the guest's boot fields. Resets the guest's view of its
- * APIC (vcpu_apic_reset()).
+ * Clears and loads the VMCS, then has vmcs_setup() write it from the
+ * guest's choices: the instructions its CPUID shows, the vCPU's bitmaps,
+ * EPT and VPID, and the 64-bit Linux entry state the loader left in the
+ * guest's boot fields. Resets the guest's view of its APIC
+ * (vcpu_apic_reset()).
  *
  * Return: false, with the reason printed, if the VMCS cannot be loaded or
  * the CPU lacks a VMX control the hypervisor requires.

@@ -124,7 +124,7 @@ static bool vcpu_handle_cpuid(struct vcpu *v)
 	v->regs.rbx = out.ebx;
 	v->regs.rcx = out.ecx;
 	v->regs.rdx = out.edx;
-	vmx_skip_instruction();
+	vmcs_skip_instruction();
 	return true;
 }
 
@@ -194,7 +194,7 @@ static bool vcpu_handle_rdmsr(struct vcpu *v)
 	}
 	v->regs.rax = (uint32_t)value;
 	v->regs.rdx = value >> 32;
-	vmx_skip_instruction();
+	vmcs_skip_instruction();
 	return true;
 }
 
@@ -205,7 +205,7 @@ static bool vcpu_handle_wrmsr(struct vcpu *v)
 		vcpu_inject_exception(v, VECTOR_GP, true, 0);
 		return true;
 	}
-	vmx_skip_instruction();
+	vmcs_skip_instruction();
 	return true;
 }
 
@@ -258,7 +258,7 @@ static bool vcpu_handle_cr_access(struct vcpu *v)
 				 value);
 	vmcs_write(shadow, value);
 	vmcs_write(guest, r.hw);
-	vmx_skip_instruction();
+	vmcs_skip_instruction();
 	return true;
 }
 
@@ -335,7 +335,7 @@ static bool vcpu_handle_io(struct vcpu *v)
 	} else {
 		vcpu_io_out(v, a.port, a.size, (uint32_t)v->regs.rax & mask);
 	}
-	vmx_skip_instruction();
+	vmcs_skip_instruction();
 	return true;
 }
 
@@ -440,7 +440,7 @@ static bool vcpu_handle_xsetbv(struct vcpu *v)
 	if (!safe_xsetbv(xcr, value))
 		return vcpu_fail(v, "xsetbv of XCR%u value %#lx faulted in the hypervisor",
 				 xcr, value);
-	vmx_skip_instruction();
+	vmcs_skip_instruction();
 	return true;
 }
 
@@ -472,7 +472,7 @@ bool vcpu_handle_exit(struct vcpu *v, uint32_t reason)
 	case EXIT_REASON_INVD:
 	case EXIT_REASON_WBINVD:
 		/* Guest RAM is write-back and coherent: nothing to flush for it. */
-		vmx_skip_instruction();
+		vmcs_skip_instruction();
 		return true;
 	case EXIT_REASON_CR_ACCESS:
 		if (v->window.active)

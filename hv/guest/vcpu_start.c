@@ -288,7 +288,7 @@ bool vcpu_window_cr_access(struct vcpu *v)
 	default:
 		return vcpu_fail(v, "CLTS or LMSW in the start window");
 	}
-	vmx_skip_instruction();
+	vmcs_skip_instruction();
 	return true;
 }
 

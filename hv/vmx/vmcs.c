@@ -69,7 +69,7 @@ const char *vmcs_exit_reason_name(unsigned int reason)
 	return "other";
 }
 
-void vmx_skip_instruction(void)
+void vmcs_skip_instruction(void)
 {
 	uint64_t interruptibility = vmcs_read(VMCS_GUEST_INTERRUPTIBILITY);
 

@@ -253,12 +253,12 @@ bool vmcs_load(uint64_t vmcs);
 const char *vmcs_exit_reason_name(unsigned int reason);
 
 /**
- * vmx_skip_instruction() - move the guest past the instruction that exited
+ * vmcs_skip_instruction() - move the guest past the instruction that exited
  *
  * Advances the current VMCS's guest RIP by the exit's instruction length
  * and ends any STI or MOV SS interrupt shadow, as executing it would have.
  */
-void vmx_skip_instruction(void);
+void vmcs_skip_instruction(void);
 
 /**
  * vmcs_inject_exception() - deliver a hardware exception at the next entry

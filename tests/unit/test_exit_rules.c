@@ -340,26 +340,42 @@ static void test_io_decode(void **state)
 	assert_false(exit_rules_io_decode(2).valid);
 }
 
+struct io_case {
+	uint16_t port;
+	unsigned int size;
+	unsigned int device;
+};
+
+static void check_io_cases(const struct exit_io_map *map, const struct io_case *cases,
+			   unsigned int count)
+{
+	for (unsigned int i = 0; i < count; i++)
+		assert_int_equal(exit_rules_io_device(map, cases[i].port, cases[i].size),
+				 cases[i].device);
+}
+
 static void test_io_device(void **state)
 {
-	const struct exit_io_map *m = &guest_io_map;
+	static const struct io_case cases[] = {
+		{ 0x3f8, 1, GUEST_IO_UART },
+		{ 0x3ff, 1, GUEST_IO_UART },
+		{ 0x3f8, 2, GUEST_IO_NONE },
+		{ 0x400, 1, GUEST_IO_NONE },
+		{ 0xcf8, 4, GUEST_IO_PCI },
+		{ 0xcfc, 4, GUEST_IO_PCI },
+		{ 0xcfe, 2, GUEST_IO_PCI },
+		{ 0xcff, 1, GUEST_IO_PCI },
+		{ 0xcfe, 4, GUEST_IO_NONE },	/* runs past CFFH */
+		{ 0xcf7, 4, GUEST_IO_NONE },
+		{ 0x600, 1, GUEST_IO_SLEEP_CONTROL },
+		{ 0x601, 1, GUEST_IO_SLEEP_STATUS },
+		{ 0x610, 1, GUEST_IO_COUNTERS },
+		{ 0x80, 1, GUEST_IO_NONE },
+		{ 0xffff, 4, GUEST_IO_NONE },
+	};
 
 	(void)state;
-	assert_int_equal(exit_rules_io_device(m, 0x3f8, 1), GUEST_IO_UART);
-	assert_int_equal(exit_rules_io_device(m, 0x3ff, 1), GUEST_IO_UART);
-	assert_int_equal(exit_rules_io_device(m, 0x3f8, 2), GUEST_IO_NONE);
-	assert_int_equal(exit_rules_io_device(m, 0x400, 1), GUEST_IO_NONE);
-	assert_int_equal(exit_rules_io_device(m, 0xcf8, 4), GUEST_IO_PCI);
-	assert_int_equal(exit_rules_io_device(m, 0xcfc, 4), GUEST_IO_PCI);
-	assert_int_equal(exit_rules_io_device(m, 0xcfe, 2), GUEST_IO_PCI);
-	assert_int_equal(exit_rules_io_device(m, 0xcff, 1), GUEST_IO_PCI);
-	assert_int_equal(exit_rules_io_device(m, 0xcfe, 4), GUEST_IO_NONE);	/* runs past CFFH */
-	assert_int_equal(exit_rules_io_device(m, 0xcf7, 4), GUEST_IO_NONE);
-	assert_int_equal(exit_rules_io_device(m, 0x600, 1), GUEST_IO_SLEEP_CONTROL);
-	assert_int_equal(exit_rules_io_device(m, 0x601, 1), GUEST_IO_SLEEP_STATUS);
-	assert_int_equal(exit_rules_io_device(m, 0x610, 1), GUEST_IO_COUNTERS);
-	assert_int_equal(exit_rules_io_device(m, 0x80, 1), GUEST_IO_NONE);
-	assert_int_equal(exit_rules_io_device(m, 0xffff, 4), GUEST_IO_NONE);
+	check_io_cases(&guest_io_map, cases, sizeof(cases) / sizeof(cases[0]));
 }
 
 /* The rules know no port of their own: only the map handed in claims any. */
@@ -370,18 +386,22 @@ static void test_io_device_handed_map(void **state)
 		{ 0x70, 2, 1u << 1 | 1u << 2, true, 9 },
 		{ 0xfffe, 2, EXIT_IO_ANY_SIZE, true, 11 },
 	};
+	static const struct io_case cases[] = {
+		{ 0x60, 1, 7 },
+		{ 0x60, 4, EXIT_IO_NONE },	/* a width the range does not take */
+		{ 0x61, 1, EXIT_IO_NONE },
+		{ 0x70, 2, 9 },
+		{ 0x71, 1, 9 },
+		{ 0x71, 2, EXIT_IO_NONE },	/* runs past the range */
+		{ 0xffff, 1, 11 },
+		{ 0xfffe, 4, EXIT_IO_NONE },	/* runs past port 0xffff */
+		{ 0x3f8, 1, EXIT_IO_NONE },	/* the UART is not in this map */
+		{ 0xcf8, 4, EXIT_IO_NONE },
+	};
 	const struct exit_io_map map = { ranges, 3 }, empty = { NULL, 0 };
 
 	(void)state;
-	assert_int_equal(exit_rules_io_device(&map, 0x60, 1), 7);
-	assert_int_equal(exit_rules_io_device(&map, 0x60, 4), EXIT_IO_NONE);	/* width refused */
-	assert_int_equal(exit_rules_io_device(&map, 0x61, 1), EXIT_IO_NONE);
-	assert_int_equal(exit_rules_io_device(&map, 0x70, 2), 9);
-	assert_int_equal(exit_rules_io_device(&map, 0x71, 1), 9);
-	assert_int_equal(exit_rules_io_device(&map, 0x71, 2), EXIT_IO_NONE);	/* runs past */
-	assert_int_equal(exit_rules_io_device(&map, 0xffff, 1), 11);
-	assert_int_equal(exit_rules_io_device(&map, 0xfffe, 4), EXIT_IO_NONE);	/* past 0xffff */
-	assert_int_equal(exit_rules_io_device(&map, 0x3f8, 1), EXIT_IO_NONE);
+	check_io_cases(&map, cases, sizeof(cases) / sizeof(cases[0]));
 	assert_int_equal(exit_rules_io_device(&empty, 0x3f8, 1), EXIT_IO_NONE);
 	assert_int_equal(exit_rules_io_device(&empty, 0xcf8, 4), EXIT_IO_NONE);
 }
