@@ -91,10 +91,12 @@ bool vcpu_create(struct vcpu *v)
 
 bool vcpu_setup_startup(struct vcpu *v, uint8_t vector)
 {
-	if (!this_cpu()->vmx->unrestricted_guest)
-		return vcpu_window_enter(v, vector);
-	vmcs_setup_real_mode(vector);
-	v->real_mode = true;
+	if (this_cpu()->vmx->unrestricted_guest) {
+		vmcs_setup_real_mode(vector);
+		v->real_mode = true;
+	} else if (!vcpu_window_enter(v, vector)) {
+		return false;
+	}
 	memset(&v->regs, 0, sizeof(v->regs));
 	v->regs.rdx = cpuid(1, 0).eax;	/* Table 9-1: EDX holds the processor's signature */
 	return true;

@@ -16,7 +16,10 @@
 #define EFER_LME	(1ull << 8)
 #define EFER_LMA	(1ull << 10)
 #define CR0_ET		(1ull << 4)
+#define CR4_PSE		(1ull << 4)
 #define RFLAGS_RESERVED	(1ull << 1)
+#define RFLAGS_IOPL	(3ull << 12)	/* 3: CLI, STI, PUSHF, POPF run in the task (§20.2.7) */
+#define RFLAGS_VM	(1ull << 17)
 #define DR7_INIT	0x400ull	/* bit 10 reads as 1 (§18.2.4) */
 
 /* Segment access rights (§25.4.1): type, S, DPL, P, L/DB, G, unusable. */
@@ -26,6 +29,9 @@
 #define AR_UNUSABLE	0x10000
 #define AR_REAL_CODE	0x009b	/* real mode after INIT (§9.1.1): present, accessed, read */
 #define AR_REAL_DATA	0x0093
+/* Every segment of a virtual-8086 guest: base selector << 4, limit 0xffff (§26.3.1.2). */
+#define AR_VM86		0x00f3
+#define TSS32_LIMIT	0x67u	/* the 32-bit TSS's size less one (§8.2.1) */
 #define FLAT_LIMIT	0xffffffffu
 #define TSS_LIMIT	0xffu
 #define REAL_MODE_LIMIT	0xffffu
@@ -198,4 +204,38 @@ void vmcs_setup_real_mode(uint8_t vector)
 	vmcs_write(VMCS_GUEST_RIP, 0);
 	vmcs_write(VMCS_GUEST_RSP, 0);
 	vmcs_write(VMCS_GUEST_RFLAGS, RFLAGS_RESERVED);
+}
+
+uint64_t vmcs_vm86_cr0(uint64_t cr0)
+{
+	return (cr0 | CR0_PE | CR0_PG | rdmsr(MSR_IA32_VMX_CR0_FIXED0)) &
+	       rdmsr(MSR_IA32_VMX_CR0_FIXED1);
+}
+
+void vmcs_setup_vm86(uint8_t vector, uint64_t page_directory)
+{
+	uint64_t cr0 = CR0_ET | CR0_NE;	/* Table 9-1, with NE as vmcs_setup_real_mode() */
+	uint16_t cs = (uint16_t)(vector << 8);
+
+	vmcs_write(VMCS_CR0_READ_SHADOW, cr0);
+	vmcs_write(VMCS_GUEST_CR0, vmcs_vm86_cr0(cr0));
+	vmcs_write(VMCS_CR4_READ_SHADOW, 0);
+	vmcs_write(VMCS_GUEST_CR4, (CR4_PSE | rdmsr(MSR_IA32_VMX_CR4_FIXED0)) &
+				   rdmsr(MSR_IA32_VMX_CR4_FIXED1));
+	vmcs_write(VMCS_GUEST_CR3, page_directory);
+	vmcs_write(VMCS_GUEST_IA32_EFER, 0);	/* LME clear while paging is on (§26.3.1.1) */
+
+	for (unsigned int i = SEG_ES; i <= SEG_GS; i++) {
+		uint16_t selector = i == SEG_CS ? cs : 0;
+
+		vmcs_set_segment(i, selector, (uint64_t)selector << 4, REAL_MODE_LIMIT, AR_VM86);
+	}
+	vmcs_set_segment(SEG_TR, 0, 0, TSS32_LIMIT, AR_TSS_BUSY);
+	vmcs_write(VMCS_GUEST_GDTR_BASE, 0);
+	vmcs_write(VMCS_GUEST_GDTR_LIMIT, REAL_MODE_LIMIT);
+	vmcs_write(VMCS_GUEST_IDTR_BASE, 0);
+	vmcs_write(VMCS_GUEST_IDTR_LIMIT, REAL_MODE_LIMIT);
+	vmcs_write(VMCS_GUEST_RIP, 0);
+	vmcs_write(VMCS_GUEST_RSP, 0);
+	vmcs_write(VMCS_GUEST_RFLAGS, RFLAGS_RESERVED | RFLAGS_IOPL | RFLAGS_VM);
 }

@@ -135,6 +135,29 @@ void vmcs_setup_cr_masks(void);
 void vmcs_setup_real_mode(uint8_t vector);
 
 /**
+ * vmcs_vm86_cr0() - the CR0 a processor holds for a guest's CR0 in virtual-8086 mode
+ * @cr0: the CR0 the guest sees (its read shadow)
+ *
+ * Return: @cr0 with PE, PG and the bits VMX fixes, as VM entry without
+ * unrestricted guest needs them (§26.3.1.1).
+ */
+uint64_t vmcs_vm86_cr0(uint64_t cr0);
+
+/**
+ * vmcs_setup_vm86() - the state a SIPI leaves a processor in, as a virtual-8086 task
+ * @vector: the SIPI's vector
+ * @page_directory: guest-physical address of a 32-bit page directory that
+ *	maps the guest's low 4 GiB to itself
+ *
+ * On the current VMCS after vmcs_setup(), for a core without unrestricted
+ * guest: the real-mode state of vmcs_setup_real_mode() as virtual-8086
+ * mode with IOPL 3 (CS = vector << 8, every segment's base its selector
+ * << 4, a busy 32-bit TSS at 0), paging on @page_directory, the guest's CR0
+ * and CR4 in the read shadows. Which exits the start takes is the caller's.
+ */
+void vmcs_setup_vm86(uint8_t vector, uint64_t page_directory);
+
+/**
  * vmcs_set_segment() - load one guest segment register
  * @index: 0 (ES) to 7 (TR) in the VMCS's order (appendix B)
  * @selector: its selector
