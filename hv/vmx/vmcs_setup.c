@@ -168,6 +168,17 @@ bool vmcs_setup(const struct vmx_caps *caps, const struct vmcs_setup_choices *ch
 	return true;
 }
 
+/* After INIT (Table 9-1): GDTR and IDTR base 0, limit 0xffff; IP and SP 0. */
+static void vmcs_setup_after_init(void)
+{
+	vmcs_write(VMCS_GUEST_GDTR_BASE, 0);
+	vmcs_write(VMCS_GUEST_GDTR_LIMIT, REAL_MODE_LIMIT);
+	vmcs_write(VMCS_GUEST_IDTR_BASE, 0);
+	vmcs_write(VMCS_GUEST_IDTR_LIMIT, REAL_MODE_LIMIT);
+	vmcs_write(VMCS_GUEST_RIP, 0);
+	vmcs_write(VMCS_GUEST_RSP, 0);
+}
+
 void vmcs_setup_real_mode(uint8_t vector)
 {
 	uint64_t fixed0 = rdmsr(MSR_IA32_VMX_CR0_FIXED0), fixed1 = rdmsr(MSR_IA32_VMX_CR0_FIXED1);
@@ -197,12 +208,7 @@ void vmcs_setup_real_mode(uint8_t vector)
 	vmcs_set_segment(SEG_FS, 0, 0, REAL_MODE_LIMIT, AR_REAL_DATA);
 	vmcs_set_segment(SEG_GS, 0, 0, REAL_MODE_LIMIT, AR_REAL_DATA);
 	vmcs_set_segment(SEG_TR, 0, 0, REAL_MODE_LIMIT, AR_TSS_BUSY);
-	vmcs_write(VMCS_GUEST_GDTR_BASE, 0);
-	vmcs_write(VMCS_GUEST_GDTR_LIMIT, REAL_MODE_LIMIT);
-	vmcs_write(VMCS_GUEST_IDTR_BASE, 0);
-	vmcs_write(VMCS_GUEST_IDTR_LIMIT, REAL_MODE_LIMIT);
-	vmcs_write(VMCS_GUEST_RIP, 0);
-	vmcs_write(VMCS_GUEST_RSP, 0);
+	vmcs_setup_after_init();
 	vmcs_write(VMCS_GUEST_RFLAGS, RFLAGS_RESERVED);
 }
 
@@ -231,11 +237,6 @@ void vmcs_setup_vm86(uint8_t vector, uint64_t page_directory)
 		vmcs_set_segment(i, selector, (uint64_t)selector << 4, REAL_MODE_LIMIT, AR_VM86);
 	}
 	vmcs_set_segment(SEG_TR, 0, 0, TSS32_LIMIT, AR_TSS_BUSY);
-	vmcs_write(VMCS_GUEST_GDTR_BASE, 0);
-	vmcs_write(VMCS_GUEST_GDTR_LIMIT, REAL_MODE_LIMIT);
-	vmcs_write(VMCS_GUEST_IDTR_BASE, 0);
-	vmcs_write(VMCS_GUEST_IDTR_LIMIT, REAL_MODE_LIMIT);
-	vmcs_write(VMCS_GUEST_RIP, 0);
-	vmcs_write(VMCS_GUEST_RSP, 0);
+	vmcs_setup_after_init();
 	vmcs_write(VMCS_GUEST_RFLAGS, RFLAGS_RESERVED | RFLAGS_IOPL | RFLAGS_VM);
 }
