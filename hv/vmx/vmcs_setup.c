@@ -168,7 +168,7 @@ bool vmcs_setup(const struct vmx_caps *caps, const struct vmcs_setup_choices *ch
 	return true;
 }
 
-/* After INIT (Table 9-1): GDTR and IDTR base 0, limit 0xffff; IP and SP 0. */
+/* After INIT and a SIPI (Table 9-1, §8.4.4.1): GDTR and IDTR 0/0xffff, IP and SP 0. */
 static void vmcs_setup_after_init(void)
 {
 	vmcs_write(VMCS_GUEST_GDTR_BASE, 0);
