@@ -4,8 +4,8 @@
  *
  * Every value in these decisions is the guest's: the register it wrote to
  * CR0 or CR4, the XCR0 it passed to XSETBV, the MSR and value of RDMSR and
- * WRMSR, the port and width of IN and OUT. The functions only judge them,
- * against the guest platform's port map where there is one;
+ * WRMSR, the port and width of IN and OUT. The functions only judge them
+ * (an I/O access against the port map the guest platform hands in);
  * hv/guest/vcpu_exit.c reads the VMCS, calls them, and carries out the verdict
  * (emulate, inject #GP, or stop the guest).
  */
@@ -111,7 +111,7 @@ struct exit_msr_result {
  * range per emulated device, each with the platform's own number for it.
  */
 #define EXIT_IO_NONE		0u	/* unclaimed: reads all ones, writes ignored */
-#define EXIT_IO_ANY_SIZE	(1u << 1 | 1u << 2 | 1u << 4)
+#define EXIT_IO_ANY_SIZE	(1u << 1 | 1u << 2 | 1u << 4)	/* 1, 2 and 4 bytes */
 
 struct exit_io_range {
 	uint16_t first;		/* its first port */
