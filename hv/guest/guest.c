@@ -19,6 +19,7 @@
 #include "guest/guest_acpi.h"
 #include "guest/guest_log.h"
 #include "guest/linux_loader.h"
+#include "guest/vcpu.h"
 #include "lib/printf.h"
 #include "mm/page_alloc.h"
 #include "vmx/vmx.h"

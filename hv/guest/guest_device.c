@@ -6,6 +6,7 @@
 #include "arch/console.h"
 #include "guest/guest.h"
 #include "guest/guest_device.h"
+#include "guest/vcpu.h"
 #include "vdev/msi.h"
 
 bool guest_device_add(struct guest *g, struct guest_device *dev)

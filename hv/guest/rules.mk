@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: MIT
 #
-# hv/guest: the Linux loader and the guest ACPI tables are pure logic, built
-# into the hypervisor, the host tool, the unit tests and the fuzzers. The
-# guest DSDT is ASL compiled by iasl (acpica-tools) and assembled in with
+# hv/guest: the Linux loader, the guest ACPI tables, the vCPUs' life
+# protocol and the platform's I/O-port map are pure logic, built into the
+# hypervisor, the host tool, the unit tests and the fuzzers. The guest DSDT is ASL compiled by iasl (acpica-tools) and assembled in with
 # .incbin from $(B)/gen.
 
 PURE_SRCS += hv/guest/linux_loader.c hv/guest/guest_acpi.c hv/guest/dsdt_aml.S
-PURE_SRCS += hv/guest/vcpu_life.c
+PURE_SRCS += hv/guest/vcpu_life.c hv/guest/guest_ports.c
 
 IASL   ?= iasl
 GUEST_GEN := $(B)/gen

@@ -15,6 +15,7 @@
 #include "arch/tsc.h"
 #include "arch/x86.h"
 #include "guest/guest.h"
+#include "guest/vcpu.h"
 #include "guest/guest_log.h"
 #include "vmx/cpuid_filter.h"
 

@@ -15,6 +15,8 @@
 #include "config/guest_layout.h"
 #include "guest/guest.h"
 #include "guest/guest_log.h"
+#include "guest/guest_ports.h"
+#include "guest/vcpu.h"
 #include "lib/printf.h"
 #include "vmx/cpuid_filter.h"
 #include "vmx/decode.h"
@@ -122,7 +124,7 @@ static bool vcpu_handle_cpuid(struct vcpu *v)
 	v->regs.rbx = out.ebx;
 	v->regs.rcx = out.ecx;
 	v->regs.rdx = out.edx;
-	vmx_skip_instruction();
+	vmcs_skip_instruction();
 	return true;
 }
 
@@ -192,7 +194,7 @@ static bool vcpu_handle_rdmsr(struct vcpu *v)
 	}
 	v->regs.rax = (uint32_t)value;
 	v->regs.rdx = value >> 32;
-	vmx_skip_instruction();
+	vmcs_skip_instruction();
 	return true;
 }
 
@@ -203,7 +205,7 @@ static bool vcpu_handle_wrmsr(struct vcpu *v)
 		vcpu_inject_exception(v, VECTOR_GP, true, 0);
 		return true;
 	}
-	vmx_skip_instruction();
+	vmcs_skip_instruction();
 	return true;
 }
 
@@ -256,7 +258,7 @@ static bool vcpu_handle_cr_access(struct vcpu *v)
 				 value);
 	vmcs_write(shadow, value);
 	vmcs_write(guest, r.hw);
-	vmx_skip_instruction();
+	vmcs_skip_instruction();
 	return true;
 }
 
@@ -275,13 +277,13 @@ static uint32_t vcpu_io_in(struct vcpu *v, uint16_t port, unsigned int size)
 {
 	struct guest *g = v->guest;
 
-	switch (exit_rules_io_device(port, size)) {
-	case EXIT_IO_UART:
+	switch (exit_rules_io_device(&guest_io_map, port, size)) {
+	case GUEST_IO_UART:
 		return uart_read(&g->uart, port - UART_COM1_BASE);
-	case EXIT_IO_PCI:
+	case GUEST_IO_PCI:
 		return pci_io_read(&g->pci, port, size);
-	case EXIT_IO_SLEEP_CONTROL:
-	case EXIT_IO_SLEEP_STATUS:
+	case GUEST_IO_SLEEP_CONTROL:
+	case GUEST_IO_SLEEP_STATUS:
 		return 0;
 	default:
 		vcpu_log_port_once(v, port, true);
@@ -293,23 +295,23 @@ static void vcpu_io_out(struct vcpu *v, uint16_t port, unsigned int size, uint32
 {
 	struct guest *g = v->guest;
 
-	switch (exit_rules_io_device(port, size)) {
-	case EXIT_IO_UART:
+	switch (exit_rules_io_device(&guest_io_map, port, size)) {
+	case GUEST_IO_UART:
 		uart_write(&g->uart, port - UART_COM1_BASE, (uint8_t)value);
 		break;
-	case EXIT_IO_PCI:
+	case GUEST_IO_PCI:
 		pci_io_write(&g->pci, port, size, value);
 		break;
-	case EXIT_IO_SLEEP_CONTROL:
+	case GUEST_IO_SLEEP_CONTROL:
 		if (exit_rules_sleep_is_poweroff(value))
 			vcpu_stop(v, VCPU_STOP_POWEROFF, "powered off");
 		break;
-	case EXIT_IO_COUNTERS:
+	case GUEST_IO_COUNTERS:
 		/* A dump is a few dozen lines: one of the guest's console tokens. */
 		if (guest_log_allow(g))
 			g->print_counters(value & 0xff);
 		break;
-	case EXIT_IO_SLEEP_STATUS:
+	case GUEST_IO_SLEEP_STATUS:
 		break;
 	default:
 		vcpu_log_port_once(v, port, false);
@@ -333,7 +335,7 @@ static bool vcpu_handle_io(struct vcpu *v)
 	} else {
 		vcpu_io_out(v, a.port, a.size, (uint32_t)v->regs.rax & mask);
 	}
-	vmx_skip_instruction();
+	vmcs_skip_instruction();
 	return true;
 }
 
@@ -438,7 +440,7 @@ static bool vcpu_handle_xsetbv(struct vcpu *v)
 	if (!safe_xsetbv(xcr, value))
 		return vcpu_fail(v, "xsetbv of XCR%u value %#lx faulted in the hypervisor",
 				 xcr, value);
-	vmx_skip_instruction();
+	vmcs_skip_instruction();
 	return true;
 }
 
@@ -470,7 +472,7 @@ bool vcpu_handle_exit(struct vcpu *v, uint32_t reason)
 	case EXIT_REASON_INVD:
 	case EXIT_REASON_WBINVD:
 		/* Guest RAM is write-back and coherent: nothing to flush for it. */
-		vmx_skip_instruction();
+		vmcs_skip_instruction();
 		return true;
 	case EXIT_REASON_CR_ACCESS:
 		if (v->window.active)

@@ -6,6 +6,7 @@
  * the instruction an MMIO exit must emulate.
  */
 #include "guest/guest.h"
+#include "guest/vcpu.h"
 #include "vmx/gpt_walk.h"
 #include "vmx/vmcs.h"
 

@@ -19,34 +19,28 @@
 #include "arch/x86.h"
 #include "config/guest_layout.h"
 #include "guest/guest.h"
+#include "guest/vcpu.h"
 #include "lib/printf.h"
 #include "mm/page_alloc.h"
 #include "vmx/exit_rules.h"
 #include "vmx/realmode.h"
 #include "vmx/vmcs.h"
+#include "vmx/vmcs_setup.h"
 
 #define VECTOR_GP	13
 
-#define CR0_ET		(1ull << 4)
-#define CR4_PSE		(1ull << 4)
 #define EFER_LME	(1ull << 8)
 #define EFER_LMA	(1ull << 10)
-#define RFLAGS_RESERVED	(1ull << 1)
-#define RFLAGS_IOPL	(3ull << 12)	/* 3: CLI, STI, PUSHF, POPF run in the task (§20.2.7) */
+#define RFLAGS_IOPL	(3ull << 12)
 #define RFLAGS_VM	(1ull << 17)
 
 /*
- * Segment access rights (§25.4.1). Every segment of a virtual-8086 guest
- * is 0xf3, with base = selector << 4 and limit 0xffff (§26.3.1.2); in
- * protected mode CS and SS have DPL 0, which is their RPL.
+ * Segment access rights (§25.4.1) once the task leaves virtual-8086 mode:
+ * in protected mode CS and SS have DPL 0, which is their RPL (§26.3.1.2).
  */
-#define AR_VM86		0xf3
 #define AR_CODE16	0x9b	/* present, DPL 0, execute/read, accessed */
 #define AR_DATA16	0x93	/* present, DPL 0, read/write, accessed */
 #define AR_DPL_SHIFT	5
-#define AR_TSS_BUSY	0x8b	/* busy 32-bit TSS */
-#define SEGMENT_LIMIT	0xffff
-#define TSS_LIMIT	0x67	/* the 32-bit TSS's size less one (§8.2.1) */
 #define SEGMENT_COUNT	6	/* ES, CS, SS, DS, FS, GS: the VMCS order (B.1.2) */
 #define SEGMENT_CS	1
 
@@ -64,23 +58,6 @@
 
 #define GPR_RSP		4
 
-static void vcpu_window_segment(unsigned int index, uint16_t selector, uint64_t base,
-				uint32_t limit, uint32_t ar)
-{
-	/* Selector, base, limit and access rights fields keep the same order (B.1-B.4). */
-	vmcs_write(VMCS_GUEST_ES_SELECTOR + 2 * index, selector);
-	vmcs_write(VMCS_GUEST_ES_BASE + 2 * index, base);
-	vmcs_write(VMCS_GUEST_ES_LIMIT + 2 * index, limit);
-	vmcs_write(VMCS_GUEST_ES_AR + 2 * index, ar);
-}
-
-/* The CR0 the processor holds in the window: the guest's with PE, PG and VMX's fixed bits. */
-static uint64_t vcpu_window_hw_cr0(uint64_t cr0)
-{
-	return (cr0 | CR0_PE | CR0_PG | rdmsr(MSR_IA32_VMX_CR0_FIXED0)) &
-	       rdmsr(MSR_IA32_VMX_CR0_FIXED1);
-}
-
 static uint64_t vcpu_gpr_read(struct vcpu *v, unsigned int index)
 {
 	return index == GPR_RSP ? vmcs_read(VMCS_GUEST_RSP) : *vcpu_gpr(v, index);
@@ -97,8 +74,6 @@ static void vcpu_gpr_write(struct vcpu *v, unsigned int index, uint64_t value)
 bool vcpu_window_enter(struct vcpu *v, uint8_t vector)
 {
 	uint32_t *pd = guest_gpa_to_host(v->guest, GUEST_START_PD_GPA, PAGE_SIZE);
-	uint64_t cr0 = CR0_ET | CR0_NE;	/* Table 9-1, with NE as vcpu_setup_startup() */
-	uint16_t cs = (uint16_t)(vector << 8);
 
 	if (!pd) {
 		printk("vmx: %s.%u: no guest RAM at %#llx for the start page directory\n",
@@ -122,31 +97,7 @@ bool vcpu_window_enter(struct vcpu *v, uint8_t vector)
 	vmcs_write(VMCS_ENTRY_CONTROLS,
 		   vmcs_read(VMCS_ENTRY_CONTROLS) & ~(uint64_t)ENTRY_IA32E_MODE_GUEST);
 
-	vmcs_write(VMCS_CR0_READ_SHADOW, cr0);
-	vmcs_write(VMCS_GUEST_CR0, vcpu_window_hw_cr0(cr0));
-	vmcs_write(VMCS_CR4_READ_SHADOW, 0);
-	vmcs_write(VMCS_GUEST_CR4, (CR4_PSE | rdmsr(MSR_IA32_VMX_CR4_FIXED0)) &
-				   rdmsr(MSR_IA32_VMX_CR4_FIXED1));
-	vmcs_write(VMCS_GUEST_CR3, GUEST_START_PD_GPA);
-	vmcs_write(VMCS_GUEST_IA32_EFER, 0);	/* LME clear while paging is on (§26.3.1.1) */
-
-	for (unsigned int i = 0; i < SEGMENT_COUNT; i++) {
-		uint16_t selector = i == SEGMENT_CS ? cs : 0;
-
-		vcpu_window_segment(i, selector, (uint64_t)selector << 4, SEGMENT_LIMIT, AR_VM86);
-	}
-	vcpu_window_segment((VMCS_GUEST_TR_SELECTOR - VMCS_GUEST_ES_SELECTOR) / 2, 0, 0,
-			    TSS_LIMIT, AR_TSS_BUSY);
-	vmcs_write(VMCS_GUEST_GDTR_BASE, 0);
-	vmcs_write(VMCS_GUEST_GDTR_LIMIT, SEGMENT_LIMIT);
-	vmcs_write(VMCS_GUEST_IDTR_BASE, 0);
-	vmcs_write(VMCS_GUEST_IDTR_LIMIT, SEGMENT_LIMIT);
-	vmcs_write(VMCS_GUEST_RIP, 0);
-	vmcs_write(VMCS_GUEST_RSP, 0);
-	vmcs_write(VMCS_GUEST_RFLAGS, RFLAGS_RESERVED | RFLAGS_IOPL | RFLAGS_VM);
-
-	memset(&v->regs, 0, sizeof(v->regs));
-	v->regs.rdx = cpuid(1, 0).eax;	/* Table 9-1: EDX holds the processor's signature */
+	vmcs_setup_vm86(vector, GUEST_START_PD_GPA);
 	return true;
 }
 
@@ -210,7 +161,7 @@ static bool vcpu_window_close(struct vcpu *v, uint64_t cr0)
 	vmcs_write(VMCS_GUEST_IA32_EFER, v->window.efer | EFER_LMA);
 	vmcs_write(VMCS_ENTRY_CONTROLS, vmcs_read(VMCS_ENTRY_CONTROLS) | ENTRY_IA32E_MODE_GUEST);
 
-	vcpu_setup_cr_masks();
+	vmcs_setup_cr_masks();
 	vmcs_write(VMCS_EXCEPTION_BITMAP, 0);
 	vmcs_write(VMCS_PROC_CONTROLS, v->window.proc_controls);
 	vcpu_msr_exits(v, MSR_EFER, false);
@@ -243,7 +194,7 @@ static bool vcpu_window_write_cr0(struct vcpu *v, uint64_t value)
 		return false;
 	}
 	vmcs_write(VMCS_CR0_READ_SHADOW, value);
-	vmcs_write(VMCS_GUEST_CR0, vcpu_window_hw_cr0(value));
+	vmcs_write(VMCS_GUEST_CR0, vmcs_vm86_cr0(value));
 	return true;
 }
 
@@ -296,7 +247,7 @@ bool vcpu_window_cr_access(struct vcpu *v)
 	default:
 		return vcpu_fail(v, "CLTS or LMSW in the start window");
 	}
-	vmx_skip_instruction();
+	vmcs_skip_instruction();
 	return true;
 }
 

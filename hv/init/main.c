@@ -19,6 +19,7 @@
 #include "config/config.h"
 #include "drivers/serial.h"
 #include "guest/guest.h"
+#include "guest/vcpu.h"
 #include "init/bootinfo.h"
 #include "init/guests.h"
 #include "init/operator.h"

@@ -13,8 +13,6 @@
 #include <stdint.h>
 
 #include "config/guest_layout.h"
-#include "vdev/pci.h"
-#include "vdev/uart.h"
 #include "vmx/apic_direct.h"
 #include "vmx/exit_rules.h"
 
@@ -59,7 +57,6 @@
 #define IO_IN			(1u << 3)
 #define IO_STRING		(1u << 4)
 #define IO_PORT(q)		((uint16_t)((q) >> 16))
-#define PCI_CONFIG_PORTS_END	(PCI_CONFIG_DATA_PORT + 4)
 
 /* Hardware-reduced sleep control register (ACPI 6.x §4.8.3.7): SLP_EN, SLP_TYP. */
 #define SLEEP_ENABLE		(1u << 5)
@@ -362,29 +359,30 @@ struct exit_io_access exit_rules_io_decode(uint64_t qualification)
 
 /**
  * exit_rules_io_device() - the emulated device an I/O access reaches
+ * @map: the guest platform's port map
  * @port: the first port
  * @size: the access width in bytes
  *
- * The UART takes byte accesses only; the PCI configuration ports take
- * accesses that stay within CF8H-CFFH; the sleep and counters ports are
- * matched on the first port.
+ * The access belongs to the range its first port is in, if that range
+ * takes its width and, where the range says so, the access ends within it.
  *
- * Return: the device, or EXIT_IO_NONE for an unclaimed access.
+ * Return: the range's device, or EXIT_IO_NONE for an unclaimed access.
  */
-enum exit_io_device exit_rules_io_device(uint16_t port, unsigned int size)
+unsigned int exit_rules_io_device(const struct exit_io_map *map, uint16_t port,
+				  unsigned int size)
 {
-	uint32_t end = (uint32_t)port + size;
+	for (unsigned int i = 0; i < map->count; i++) {
+		const struct exit_io_range *r = &map->ranges[i];
+		uint32_t end = (uint32_t)r->first + r->count;
 
-	if (port >= UART_COM1_BASE && port < UART_COM1_BASE + UART_PORTS)
-		return size == 1 ? EXIT_IO_UART : EXIT_IO_NONE;
-	if (port >= PCI_CONFIG_ADDRESS_PORT && port < PCI_CONFIG_PORTS_END)
-		return end <= PCI_CONFIG_PORTS_END ? EXIT_IO_PCI : EXIT_IO_NONE;
-	if (port == GUEST_SLEEP_CONTROL_PORT)
-		return EXIT_IO_SLEEP_CONTROL;
-	if (port == GUEST_SLEEP_STATUS_PORT)
-		return EXIT_IO_SLEEP_STATUS;
-	if (port == GUEST_COUNTERS_PORT)
-		return EXIT_IO_COUNTERS;
+		if (port < r->first || port >= end)
+			continue;
+		if (size >= 8 || !(r->sizes & (1u << size)))
+			return EXIT_IO_NONE;
+		if (r->contained && (uint32_t)port + size > end)
+			return EXIT_IO_NONE;
+		return r->device;
+	}
 	return EXIT_IO_NONE;
 }
 

@@ -4,7 +4,8 @@
  *
  * Every value in these decisions is the guest's: the register it wrote to
  * CR0 or CR4, the XCR0 it passed to XSETBV, the MSR and value of RDMSR and
- * WRMSR, the port and width of IN and OUT. The functions only judge them;
+ * WRMSR, the port and width of IN and OUT. The functions only judge them
+ * (an I/O access against the port map the guest platform hands in);
  * hv/guest/vcpu_exit.c reads the VMCS, calls them, and carries out the verdict
  * (emulate, inject #GP, or stop the guest).
  */
@@ -105,14 +106,24 @@ struct exit_msr_result {
 	uint64_t value;
 };
 
-/* The device an I/O instruction reaches. */
-enum exit_io_device {
-	EXIT_IO_NONE,		/* unclaimed: reads all ones, writes ignored */
-	EXIT_IO_UART,
-	EXIT_IO_PCI,		/* CONFIG_ADDRESS and CONFIG_DATA */
-	EXIT_IO_SLEEP_CONTROL,
-	EXIT_IO_SLEEP_STATUS,
-	EXIT_IO_COUNTERS,
+/*
+ * The guest platform's I/O-port map, handed to exit_rules_io_device(): one
+ * range per emulated device, each with the platform's own number for it.
+ */
+#define EXIT_IO_NONE		0u	/* unclaimed: reads all ones, writes ignored */
+#define EXIT_IO_ANY_SIZE	(1u << 1 | 1u << 2 | 1u << 4)	/* 1, 2 and 4 bytes */
+
+struct exit_io_range {
+	uint16_t first;		/* its first port */
+	uint16_t count;		/* how many ports */
+	uint8_t sizes;		/* the access widths it takes, bit N for N bytes */
+	bool contained;		/* an access must end within the range */
+	unsigned int device;	/* the platform's number, never EXIT_IO_NONE */
+};
+
+struct exit_io_map {
+	const struct exit_io_range *ranges;
+	unsigned int count;
 };
 
 /* An I/O exit qualification, decoded (SDM Vol. 3C §28.2.1, table 28-5). */
@@ -140,7 +151,8 @@ struct exit_msr_result exit_rules_rdmsr(uint32_t msr, bool bsp);
 enum exit_msr_action exit_rules_wrmsr(uint32_t msr, uint64_t value);
 
 struct exit_io_access exit_rules_io_decode(uint64_t qualification);
-enum exit_io_device exit_rules_io_device(uint16_t port, unsigned int size);
+unsigned int exit_rules_io_device(const struct exit_io_map *map, uint16_t port,
+				  unsigned int size);
 bool exit_rules_sleep_is_poweroff(uint32_t value);
 
 #endif

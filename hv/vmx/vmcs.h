@@ -252,4 +252,39 @@ bool vmcs_load(uint64_t vmcs);
  */
 const char *vmcs_exit_reason_name(unsigned int reason);
 
+/**
+ * vmcs_skip_instruction() - move the guest past the instruction that exited
+ *
+ * Advances the current VMCS's guest RIP by the exit's instruction length
+ * and ends any STI or MOV SS interrupt shadow, as executing it would have.
+ */
+void vmcs_skip_instruction(void);
+
+/**
+ * vmcs_inject_exception() - deliver a hardware exception at the next entry
+ * @vector: the exception vector
+ * @has_error: whether the exception pushes an error code
+ * @error: the error code, if it does
+ */
+void vmcs_inject_exception(uint8_t vector, bool has_error, uint32_t error);
+
+/**
+ * vmcs_reinject_event() - deliver again an event an exit cut short
+ *
+ * An event that was being delivered when the exit happened (the
+ * IDT-vectoring information, SDM Vol. 3C §28.2.4) is injected at the next
+ * entry, unless an exception is already queued. Only after an exit: the
+ * caller skips it before the first entry.
+ */
+void vmcs_reinject_event(void);
+
+/**
+ * vmcs_sync_long_mode() - the "IA-32e mode guest" control from the saved EFER
+ *
+ * A guest that owns CR0.PG turns long mode on by itself; the VM entry must
+ * then say IA-32e mode (§26.3.1.1: EFER.LMA equals the control), so the
+ * control follows the EFER the exit saved.
+ */
+void vmcs_sync_long_mode(void);
+
 #endif

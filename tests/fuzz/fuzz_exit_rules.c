@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "config/guest_layout.h"
+#include "guest/guest_ports.h"
 #include "vdev/pci.h"
 #include "vdev/uart.h"
 #include "vmx/cpuid_filter.h"
@@ -162,17 +163,17 @@ static void fuzz_io(const struct input *in)
 {
 	uint64_t q = get(in, 0, 8);
 	struct exit_io_access a = exit_rules_io_decode(q);
-	enum exit_io_device dev;
+	unsigned int dev;
 
 	CHECK(a.port == (uint16_t)(q >> 16));
 	if (!a.valid)
 		return;
 	CHECK(a.size == 1 || a.size == 2 || a.size == 4);
-	dev = exit_rules_io_device(a.port, a.size);
-	if (dev == EXIT_IO_UART)
+	dev = exit_rules_io_device(&guest_io_map, a.port, a.size);
+	if (dev == GUEST_IO_UART)
 		CHECK(a.size == 1 && a.port >= UART_COM1_BASE &&
 		      a.port < UART_COM1_BASE + UART_PORTS);
-	if (dev == EXIT_IO_PCI)
+	if (dev == GUEST_IO_PCI)
 		CHECK(a.port >= PCI_CONFIG_ADDRESS_PORT &&
 		      a.port + a.size <= PCI_CONFIG_DATA_PORT + 4);
 	if (exit_rules_sleep_is_poweroff((uint32_t)q))

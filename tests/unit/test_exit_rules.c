@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "config/guest_layout.h"
+#include "guest/guest_ports.h"
 #include "vmx/cpuid_filter.h"
 #include "vmx/exit_rules.h"
 
@@ -339,24 +340,70 @@ static void test_io_decode(void **state)
 	assert_false(exit_rules_io_decode(2).valid);
 }
 
+struct io_case {
+	uint16_t port;
+	unsigned int size;
+	unsigned int device;
+};
+
+static void check_io_cases(const struct exit_io_map *map, const struct io_case *cases,
+			   unsigned int count)
+{
+	for (unsigned int i = 0; i < count; i++)
+		assert_int_equal(exit_rules_io_device(map, cases[i].port, cases[i].size),
+				 cases[i].device);
+}
+
 static void test_io_device(void **state)
 {
+	static const struct io_case cases[] = {
+		{ 0x3f8, 1, GUEST_IO_UART },
+		{ 0x3ff, 1, GUEST_IO_UART },
+		{ 0x3f8, 2, GUEST_IO_NONE },
+		{ 0x400, 1, GUEST_IO_NONE },
+		{ 0xcf8, 4, GUEST_IO_PCI },
+		{ 0xcfc, 4, GUEST_IO_PCI },
+		{ 0xcfe, 2, GUEST_IO_PCI },
+		{ 0xcff, 1, GUEST_IO_PCI },
+		{ 0xcfe, 4, GUEST_IO_NONE },	/* runs past CFFH */
+		{ 0xcf7, 4, GUEST_IO_NONE },
+		{ 0x600, 1, GUEST_IO_SLEEP_CONTROL },
+		{ 0x601, 1, GUEST_IO_SLEEP_STATUS },
+		{ 0x610, 1, GUEST_IO_COUNTERS },
+		{ 0x80, 1, GUEST_IO_NONE },
+		{ 0xffff, 4, GUEST_IO_NONE },
+	};
+
 	(void)state;
-	assert_int_equal(exit_rules_io_device(0x3f8, 1), EXIT_IO_UART);
-	assert_int_equal(exit_rules_io_device(0x3ff, 1), EXIT_IO_UART);
-	assert_int_equal(exit_rules_io_device(0x3f8, 2), EXIT_IO_NONE);
-	assert_int_equal(exit_rules_io_device(0x400, 1), EXIT_IO_NONE);
-	assert_int_equal(exit_rules_io_device(0xcf8, 4), EXIT_IO_PCI);
-	assert_int_equal(exit_rules_io_device(0xcfc, 4), EXIT_IO_PCI);
-	assert_int_equal(exit_rules_io_device(0xcfe, 2), EXIT_IO_PCI);
-	assert_int_equal(exit_rules_io_device(0xcff, 1), EXIT_IO_PCI);
-	assert_int_equal(exit_rules_io_device(0xcfe, 4), EXIT_IO_NONE);	/* runs past CFFH */
-	assert_int_equal(exit_rules_io_device(0xcf7, 4), EXIT_IO_NONE);
-	assert_int_equal(exit_rules_io_device(0x600, 1), EXIT_IO_SLEEP_CONTROL);
-	assert_int_equal(exit_rules_io_device(0x601, 1), EXIT_IO_SLEEP_STATUS);
-	assert_int_equal(exit_rules_io_device(0x610, 1), EXIT_IO_COUNTERS);
-	assert_int_equal(exit_rules_io_device(0x80, 1), EXIT_IO_NONE);
-	assert_int_equal(exit_rules_io_device(0xffff, 4), EXIT_IO_NONE);
+	check_io_cases(&guest_io_map, cases, sizeof(cases) / sizeof(cases[0]));
+}
+
+/* The rules know no port of their own: only the map handed in claims any. */
+static void test_io_device_handed_map(void **state)
+{
+	static const struct exit_io_range ranges[] = {
+		{ 0x60, 1, 1u << 1, false, 7 },
+		{ 0x70, 2, 1u << 1 | 1u << 2, true, 9 },
+		{ 0xfffe, 2, EXIT_IO_ANY_SIZE, true, 11 },
+	};
+	static const struct io_case cases[] = {
+		{ 0x60, 1, 7 },
+		{ 0x60, 4, EXIT_IO_NONE },	/* a width the range does not take */
+		{ 0x61, 1, EXIT_IO_NONE },
+		{ 0x70, 2, 9 },
+		{ 0x71, 1, 9 },
+		{ 0x71, 2, EXIT_IO_NONE },	/* runs past the range */
+		{ 0xffff, 1, 11 },
+		{ 0xfffe, 4, EXIT_IO_NONE },	/* runs past port 0xffff */
+		{ 0x3f8, 1, EXIT_IO_NONE },	/* the UART is not in this map */
+		{ 0xcf8, 4, EXIT_IO_NONE },
+	};
+	const struct exit_io_map map = { ranges, 3 }, empty = { NULL, 0 };
+
+	(void)state;
+	check_io_cases(&map, cases, sizeof(cases) / sizeof(cases[0]));
+	assert_int_equal(exit_rules_io_device(&empty, 0x3f8, 1), EXIT_IO_NONE);
+	assert_int_equal(exit_rules_io_device(&empty, 0xcf8, 4), EXIT_IO_NONE);
 }
 
 static void test_sleep_poweroff(void **state)
@@ -385,6 +432,7 @@ int main(void)
 		cmocka_unit_test(test_msr_x2apic),
 		cmocka_unit_test(test_io_decode),
 		cmocka_unit_test(test_io_device),
+		cmocka_unit_test(test_io_device_handed_map),
 		cmocka_unit_test(test_sleep_poweroff),
 	};
 
