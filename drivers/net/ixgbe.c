@@ -66,6 +66,7 @@ struct ixgbe_txq {
 	uint64_t buf_bus;
 	uint64_t desc_bus;
 	uint32_t tail;			/* next descriptor to fill */
+	uint32_t committed;		/* the TDT last written: frames before it are the NIC's */
 	uint32_t clean;			/* first descriptor not yet reclaimed */
 	uint16_t eop[IXGBE_TX_RING_SIZE];	/* frame starting here: its last descriptor */
 };
@@ -390,7 +391,7 @@ static int ixgbe_setup_tx(struct nic *nic, struct ixgbe_priv *p)
 		unsigned int hwq = IXGBE_HW_QUEUE(q);
 
 		memset(tx->desc, 0, IXGBE_TX_RING_SIZE * sizeof(*tx->desc));
-		tx->tail = tx->clean = 0;
+		tx->tail = tx->clean = tx->committed = 0;
 		nic_write(nic, IXGBE_TDBAL(hwq), (uint32_t)tx->desc_bus);
 		nic_write(nic, IXGBE_TDBAH(hwq), (uint32_t)(tx->desc_bus >> 32));
 		nic_write(nic, IXGBE_TDLEN(hwq), IXGBE_TX_RING_SIZE * sizeof(*tx->desc));
@@ -872,8 +873,8 @@ static int ixgbe_tx_fill(struct ixgbe_txq *tx, uint32_t slot, const struct net_p
 }
 
 /*
- * Queues one frame: reclaim, plan, copy, one TDT write. The sender's
- * buffers are not touched after this returns.
+ * Queues one frame: reclaim, plan, copy; ixgbe_tx_commit() moves TDT. The
+ * sender's buffers are not touched after this returns.
  */
 static bool ixgbe_tx(struct nic *nic, unsigned int q, const struct net_packet *pkt)
 {
@@ -916,10 +917,27 @@ static bool ixgbe_tx(struct nic *nic, unsigned int q, const struct net_packet *p
 	tx->tail = ((uint32_t)last + 1) % IXGBE_TX_RING_SIZE;
 	st->tx_packets += plan.segments;
 	st->tx_bytes += plan.wire_bytes;
+	return true;
+}
+
+/*
+ * §8.2.3.9.9: the NIC owns the descriptors from TDH up to TDT; one write
+ * hands it every frame queued since the last.
+ */
+static void ixgbe_tx_commit(struct nic *nic, unsigned int q)
+{
+	struct ixgbe_priv *p = nic->priv;
+	struct ixgbe_txq *tx;
+
+	if (!p || q >= nic->queues)
+		return;
+	tx = &p->tx[q];
+	if (tx->committed == tx->tail)
+		return;
 	/* Descriptors and buffers before the doorbell (§7.2.3.5). */
 	__atomic_thread_fence(__ATOMIC_RELEASE);
 	nic_write(nic, IXGBE_TDT(IXGBE_HW_QUEUE(q)), tx->tail);
-	return true;
+	tx->committed = tx->tail;
 }
 
 const struct nic_ops ixgbe_ops = {
@@ -928,5 +946,6 @@ const struct nic_ops ixgbe_ops = {
 	.link = ixgbe_link,
 	.rx_burst = ixgbe_rx_burst,
 	.tx = ixgbe_tx,
+	.commit = ixgbe_tx_commit,
 	.add_mac = ixgbe_add_mac,
 };
