@@ -101,7 +101,7 @@ static int e1000_read_mac(struct nic *nic)
 
 	rar_mac(lo, hi, mac);
 	/* Bochs clears RAR0 at reset: then the EEPROM is read word by word. */
-	if (!(hi & E1000_RAH_AV) || !nic_mac_usable(mac)) {
+	if (!(hi & E1000_RAH_AV) || !net_mac_is_usable(mac)) {
 		for (uint32_t w = 0; w < 3; w++) {
 			uint32_t v;
 
@@ -116,7 +116,7 @@ static int e1000_read_mac(struct nic *nic)
 		}
 		nic_write(nic, E1000_EERD, 0);
 	}
-	if (!nic_mac_usable(mac))
+	if (!net_mac_is_usable(mac))
 		return -ENODEV;
 	memcpy(nic->mac, mac, ETH_ALEN);
 	return 0;
@@ -255,7 +255,7 @@ static bool e1000_add_mac(struct nic *nic, const uint8_t mac[ETH_ALEN], unsigned
 {
 	struct e1000_priv *p = nic->priv;
 
-	if (!p || q >= nic->queues || !nic_mac_usable(mac))
+	if (!p || q >= nic->queues || !net_mac_is_usable(mac))
 		return false;
 	if (memcmp(mac, nic->mac, ETH_ALEN) == 0)
 		return true;

@@ -131,14 +131,6 @@ static inline void nic_write(const struct nic *nic, uint32_t offset, uint32_t va
 }
 
 /**
- * nic_mac_usable() - whether an address may be a NIC's or a filter's.
- * @mac: the address
- *
- * Return: true for a unicast address other than all zeroes.
- */
-bool nic_mac_usable(const uint8_t mac[ETH_ALEN]);
-
-/**
  * nic_wait() - poll a register until (value & @mask) == @want
  * @nic: the NIC
  * @offset: the register
