@@ -46,7 +46,6 @@
 /* Counter that RQSMR maps unused queues to (§8.2.3.8.x). */
 #define IXGBE_STAT_UNUSED	(IXGBE_STAT_COUNTERS - 1)
 
-
 struct ixgbe_rxq {
 	struct ixgbe_rx_desc_read *desc;
 	uint8_t *buf;			/* IXGBE_RX_RING_SIZE buffers, one per descriptor */
