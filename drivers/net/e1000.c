@@ -39,7 +39,8 @@ struct e1000_priv {
 
 	uint32_t rx_next;		/* next descriptor the NIC may have filled */
 	bool rx_discard;		/* inside a frame that spans descriptors */
-	uint32_t tx_next;		/* next descriptor to fill; TDT */
+	uint32_t tx_next;		/* next descriptor to fill */
+	uint32_t tx_committed;		/* the TDT last written */
 	uint32_t tx_clean;		/* oldest descriptor the NIC may still own */
 
 	/* The checksum context the NIC holds (§3.3: it stays until replaced). */
@@ -100,7 +101,7 @@ static int e1000_read_mac(struct nic *nic)
 
 	rar_mac(lo, hi, mac);
 	/* Bochs clears RAR0 at reset: then the EEPROM is read word by word. */
-	if (!(hi & E1000_RAH_AV) || !nic_mac_usable(mac)) {
+	if (!(hi & E1000_RAH_AV) || !net_mac_is_usable(mac)) {
 		for (uint32_t w = 0; w < 3; w++) {
 			uint32_t v;
 
@@ -115,7 +116,7 @@ static int e1000_read_mac(struct nic *nic)
 		}
 		nic_write(nic, E1000_EERD, 0);
 	}
-	if (!nic_mac_usable(mac))
+	if (!net_mac_is_usable(mac))
 		return -ENODEV;
 	memcpy(nic->mac, mac, ETH_ALEN);
 	return 0;
@@ -164,6 +165,7 @@ static void e1000_init_tx(struct nic *nic)
 	}
 	p->tx_next = 0;
 	p->tx_clean = 0;
+	p->tx_committed = 0;
 	p->ctx_valid = false;
 	nic_write(nic, E1000_TDBAL, (uint32_t)p->tx_bus);
 	nic_write(nic, E1000_TDBAH, (uint32_t)(p->tx_bus >> 32));
@@ -253,7 +255,7 @@ static bool e1000_add_mac(struct nic *nic, const uint8_t mac[ETH_ALEN], unsigned
 {
 	struct e1000_priv *p = nic->priv;
 
-	if (!p || q >= nic->queues || !nic_mac_usable(mac))
+	if (!p || q >= nic->queues || !net_mac_is_usable(mac))
 		return false;
 	if (memcmp(mac, nic->mac, ETH_ALEN) == 0)
 		return true;
@@ -460,9 +462,7 @@ static bool e1000_tx(struct nic *nic, unsigned int q, const struct net_packet *p
 		bytes += (uint32_t)len;
 		i = tx_step(i);
 	}
-	barrier();
 	p->tx_next = i;
-	nic_write(nic, E1000_TDT, i);
 	if (new_ctx) {
 		p->ctx_valid = true;
 		p->ctx_tucss = (uint8_t)so->csum_start;
@@ -473,11 +473,27 @@ static bool e1000_tx(struct nic *nic, unsigned int q, const struct net_packet *p
 	return true;
 }
 
+/*
+ * §3.4: the NIC sends from TDH up to TDT; one write hands it every frame
+ * queued since the last.
+ */
+static void e1000_commit(struct nic *nic, unsigned int q)
+{
+	struct e1000_priv *p = nic->priv;
+
+	if (!p || q != 0 || p->tx_committed == p->tx_next)
+		return;
+	barrier();
+	nic_write(nic, E1000_TDT, p->tx_next);
+	p->tx_committed = p->tx_next;
+}
+
 const struct nic_ops e1000_ops = {
 	.name = "e1000",
 	.init = e1000_init,
 	.link = e1000_link,
 	.rx_burst = e1000_rx_burst,
 	.tx = e1000_tx,
+	.commit = e1000_commit,
 	.add_mac = e1000_add_mac,
 };

@@ -23,11 +23,13 @@
 #include <string.h>
 
 #include <linux/errno.h>
+#include <linux/in.h>
 
 #include "drivers/net/ixgbe.h"
 #include "drivers/net/ixgbe_regs.h"
 #include "drivers/net/rar.h"
 #include "drivers/net/sw_offload.h"
+#include "net/headers.h"
 
 /* Polling limits, generous against the datasheet's figures. */
 #define IXGBE_RESET_WAIT_US	100000	/* CTRL.RST self-clears within about 1 ms */
@@ -39,16 +41,10 @@
 
 /* The longest frame without GSO: MTU, Ethernet header and an 802.1Q tag. */
 #define IXGBE_FRAME_MAX		(ETH_HLEN + NET_VLAN_HLEN + NET_MTU)
-/* Enough of a frame to hold its Ethernet, VLAN, IPv4 (with options) and TCP headers. */
-#define IXGBE_TX_HDR_MAX	160
+/* Enough of a frame to hold every header net_headers_parse() reads. */
+#define IXGBE_TX_HDR_MAX	NET_HEADERS_MAX
 /* Counter that RQSMR maps unused queues to (§8.2.3.8.x). */
 #define IXGBE_STAT_UNUSED	(IXGBE_STAT_COUNTERS - 1)
-
-#define IP_PROTO_TCP		6
-#define IP_PROTO_UDP		17
-#define ETH_P_8021Q_		0x8100
-#define ETH_P_IPV4_		0x0800
-#define ETH_P_IPV6_		0x86dd
 
 struct ixgbe_rxq {
 	struct ixgbe_rx_desc_read *desc;
@@ -66,6 +62,7 @@ struct ixgbe_txq {
 	uint64_t buf_bus;
 	uint64_t desc_bus;
 	uint32_t tail;			/* next descriptor to fill */
+	uint32_t committed;		/* the TDT last written: frames before it are the NIC's */
 	uint32_t clean;			/* first descriptor not yet reclaimed */
 	uint16_t eop[IXGBE_TX_RING_SIZE];	/* frame starting here: its last descriptor */
 };
@@ -115,17 +112,6 @@ static void ixgbe_set_bits(const struct nic *nic, uint32_t reg, uint32_t bits)
 static void ixgbe_clear_bits(const struct nic *nic, uint32_t reg, uint32_t bits)
 {
 	nic_write(nic, reg, nic_read(nic, reg) & ~bits);
-}
-
-static uint16_t get_be16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static void put_be16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
 }
 
 /* ---- setup ------------------------------------------------------------ */
@@ -212,7 +198,7 @@ static int ixgbe_read_mac(struct nic *nic, struct ixgbe_priv *p)
 	if (!(hi & IXGBE_RAH_AV))
 		return -ENODEV;
 	rar_mac(lo, hi, nic->mac);
-	if (nic->mac[0] & 1)
+	if (net_mac_is_group(nic->mac))
 		return -ENODEV;
 	memcpy(p->rar_mac[0], nic->mac, ETH_ALEN);
 	p->rar_valid[0] = true;
@@ -390,7 +376,7 @@ static int ixgbe_setup_tx(struct nic *nic, struct ixgbe_priv *p)
 		unsigned int hwq = IXGBE_HW_QUEUE(q);
 
 		memset(tx->desc, 0, IXGBE_TX_RING_SIZE * sizeof(*tx->desc));
-		tx->tail = tx->clean = 0;
+		tx->tail = tx->clean = tx->committed = 0;
 		nic_write(nic, IXGBE_TDBAL(hwq), (uint32_t)tx->desc_bus);
 		nic_write(nic, IXGBE_TDBAH(hwq), (uint32_t)(tx->desc_bus >> 32));
 		nic_write(nic, IXGBE_TDLEN(hwq), IXGBE_TX_RING_SIZE * sizeof(*tx->desc));
@@ -496,7 +482,7 @@ static bool ixgbe_add_mac(struct nic *nic, const uint8_t mac[ETH_ALEN], unsigned
 	struct ixgbe_priv *p = nic->priv;
 	unsigned int entry = IXGBE_RAR_ENTRIES;
 
-	if (!p || q >= nic->queues || !nic_mac_usable(mac))
+	if (!p || q >= nic->queues || !net_mac_is_usable(mac))
 		return false;
 	for (unsigned int i = 0; i < IXGBE_RAR_ENTRIES; i++) {
 		if (p->rar_valid[i] && !memcmp(p->rar_mac[i], mac, ETH_ALEN)) {
@@ -656,51 +642,38 @@ struct ixgbe_tx_plan {
 	uint32_t hdr_len;		/* bytes of hdr that replace the frame's */
 };
 
-/* What ixgbe_parse() found in the first bytes of a frame. */
+/* What the NIC is told of a frame's headers, from net_headers_parse(). */
 struct ixgbe_hdrs {
 	uint32_t maclen;		/* Ethernet header, with an 802.1Q tag */
-	uint32_t iplen;			/* 0: neither IPv4 nor IPv6 */
+	uint32_t iplen;			/* 0: not an IP header the NIC is told of */
 	bool ipv4;
 	bool fragment;
 	uint8_t proto;			/* IPv4 protocol, IPv6 next header */
 	uint32_t l4len;			/* TCP header with options; 0 for others */
 };
 
-/* Parses Ethernet, IPv4 or IPv6 (no extension headers) and TCP's length. */
-static void ixgbe_parse(const uint8_t *h, uint32_t len, struct ixgbe_hdrs *out)
+/*
+ * The NIC is asked to offload only what the driver is checked on against
+ * the model (docs/nic.md): IPv4 with options, or IPv6 without extension
+ * headers (whose TSO pseudo-header sw_csum_pseudo() could not seed), behind
+ * at most one tag. Anything else gets no context descriptor: its checksum
+ * is done here, and GSO is refused.
+ */
+static void ixgbe_parse(const uint8_t *buf, uint32_t len, struct ixgbe_hdrs *out)
 {
-	uint32_t off = ETH_HLEN;
-	uint16_t type = get_be16(h + 12);
+	struct net_headers h;
 
+	net_headers_parse(&h, buf, len);
 	memset(out, 0, sizeof(*out));
-	if (type == ETH_P_8021Q_ && len >= ETH_HLEN + NET_VLAN_HLEN) {
-		type = get_be16(h + 16);
-		off += NET_VLAN_HLEN;
-	}
-	out->maclen = off;
-	if (type == ETH_P_IPV4_ && len >= off + 20 && (h[off] >> 4) == 4) {
-		uint32_t ihl = (h[off] & 0xfu) * 4u;
-
-		if (ihl < 20 || len < off + ihl)
-			return;
-		out->ipv4 = true;
-		out->iplen = ihl;
-		out->proto = h[off + 9];
-		/* More fragments, or an offset: not a whole L4 datagram. */
-		out->fragment = (get_be16(h + off + 6) & 0x3fff) != 0;
-	} else if (type == ETH_P_IPV6_ && len >= off + 40 && (h[off] >> 4) == 6) {
-		out->iplen = 40;
-		out->proto = h[off + 6];
-	} else {
+	out->maclen = h.l3;
+	if (h.l3_kind == NET_L3_NONE || !h.l4 || h.ipv6_ext || h.tags > 1)
 		return;
-	}
-	off += out->iplen;
-	if (out->proto == IP_PROTO_TCP && len >= off + 20) {
-		uint32_t doff = (uint32_t)(h[off + 12] >> 4) * 4u;
-
-		if (doff >= 20 && len >= off + doff)
-			out->l4len = doff;
-	}
+	out->ipv4 = h.l3_kind == NET_L3_IPV4;
+	out->iplen = h.l4 - h.l3;
+	out->proto = h.proto;
+	out->fragment = h.fragment;
+	if (h.proto == IPPROTO_TCP)
+		out->l4len = h.l4_len;
 }
 
 /*
@@ -721,7 +694,7 @@ static bool ixgbe_plan_tso(const struct net_packet *pkt, const struct ixgbe_hdrs
 
 	if (gso != (hd->ipv4 ? VIRTIO_NET_HDR_GSO_TCPV4 : VIRTIO_NET_HDR_GSO_TCPV6))
 		return false;
-	if (!hd->iplen || hd->fragment || hd->proto != IP_PROTO_TCP || !hd->l4len)
+	if (!hd->iplen || hd->fragment || hd->proto != IPPROTO_TCP || !hd->l4len)
 		return false;
 	/* Each segment an IP packet within the MTU. */
 	if (mss == 0 || hd->iplen + hd->l4len + mss > NET_MTU || pkt->len <= hdr_len)
@@ -730,7 +703,7 @@ static bool ixgbe_plan_tso(const struct net_packet *pkt, const struct ixgbe_hdrs
 	if (paylen > IXGBE_TXD_PAYLEN_MAX)
 		return false;
 
-	put_be16(plan->hdr + hd->maclen + hd->iplen + 16,
+	net_put_be16(plan->hdr + hd->maclen + hd->iplen + 16,
 		 sw_csum_fold(sw_csum_pseudo(ip, !hd->ipv4, 0)));
 
 	plan->context = true;
@@ -762,12 +735,12 @@ static bool ixgbe_plan_csum(const struct net_packet *pkt, const struct ixgbe_hdr
 	if (start + offset + 2 > pkt->len)
 		return false;
 	if (hd->iplen && !hd->fragment && start == l4 &&
-	    ((hd->proto == IP_PROTO_TCP && offset == 16) ||
-	     (hd->proto == IP_PROTO_UDP && offset == 6))) {
+	    ((hd->proto == IPPROTO_TCP && offset == 16) ||
+	     (hd->proto == IPPROTO_UDP && offset == 6))) {
 		plan->context = true;
 		plan->vlan_macip_lens = hd->iplen | hd->maclen << IXGBE_TXCTX_MACLEN_SHIFT;
 		plan->type_tucmd = IXGBE_TXD_DTYP_CTXT | IXGBE_TXD_DCMD_DEXT |
-				   (hd->proto == IP_PROTO_TCP ? IXGBE_TXCTX_TUCMD_L4T_TCP :
+				   (hd->proto == IPPROTO_TCP ? IXGBE_TXCTX_TUCMD_L4T_TCP :
 								IXGBE_TXCTX_TUCMD_L4T_UDP) |
 				   (hd->ipv4 ? IXGBE_TXCTX_TUCMD_IPV4 : 0);
 		plan->olinfo |= IXGBE_TXD_CC | IXGBE_TXD_POPTS_TXSM;
@@ -872,8 +845,8 @@ static int ixgbe_tx_fill(struct ixgbe_txq *tx, uint32_t slot, const struct net_p
 }
 
 /*
- * Queues one frame: reclaim, plan, copy, one TDT write. The sender's
- * buffers are not touched after this returns.
+ * Queues one frame: reclaim, plan, copy; ixgbe_tx_commit() moves TDT. The
+ * sender's buffers are not touched after this returns.
  */
 static bool ixgbe_tx(struct nic *nic, unsigned int q, const struct net_packet *pkt)
 {
@@ -916,10 +889,27 @@ static bool ixgbe_tx(struct nic *nic, unsigned int q, const struct net_packet *p
 	tx->tail = ((uint32_t)last + 1) % IXGBE_TX_RING_SIZE;
 	st->tx_packets += plan.segments;
 	st->tx_bytes += plan.wire_bytes;
+	return true;
+}
+
+/*
+ * §8.2.3.9.9: the NIC owns the descriptors from TDH up to TDT; one write
+ * hands it every frame queued since the last.
+ */
+static void ixgbe_tx_commit(struct nic *nic, unsigned int q)
+{
+	struct ixgbe_priv *p = nic->priv;
+	struct ixgbe_txq *tx;
+
+	if (!p || q >= nic->queues)
+		return;
+	tx = &p->tx[q];
+	if (tx->committed == tx->tail)
+		return;
 	/* Descriptors and buffers before the doorbell (§7.2.3.5). */
 	__atomic_thread_fence(__ATOMIC_RELEASE);
 	nic_write(nic, IXGBE_TDT(IXGBE_HW_QUEUE(q)), tx->tail);
-	return true;
+	tx->committed = tx->tail;
 }
 
 const struct nic_ops ixgbe_ops = {
@@ -928,5 +918,6 @@ const struct nic_ops ixgbe_ops = {
 	.link = ixgbe_link,
 	.rx_burst = ixgbe_rx_burst,
 	.tx = ixgbe_tx,
+	.commit = ixgbe_tx_commit,
 	.add_mac = ixgbe_add_mac,
 };

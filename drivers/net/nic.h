@@ -14,7 +14,8 @@
  *  - transmit copies the frame into buffers the driver owns, so the sender's
  *    buffers are free again when nic_ops.tx() returns, as net_switch_forward()
  *    promises its callers; the virtio-net header asks for checksum offload
- *    and TSO, which the driver hands to the NIC or does in software;
+ *    and TSO, which the driver hands to the NIC or does in software; the
+ *    frames go out when nic_ops.commit() rings the doorbell, once a burst;
  *  - receive lends each frame to a callback for the time of the call; the
  *    buffer goes back to the ring when it returns.
  */
@@ -89,11 +90,20 @@ struct nic_ops {
 	unsigned int (*rx_burst)(struct nic *nic, unsigned int q, nic_rx_fn fn, void *ctx,
 				 unsigned int budget);
 	/*
-	 * Queues one frame on queue @q (a TSO frame as its segments). False
-	 * when it was not queued: the ring is full (counted in ring_full, try
-	 * again after reclaiming) or the frame is malformed (tx_drops).
+	 * Queues one frame on queue @q (a TSO frame as its segments), without
+	 * telling the NIC: it goes out at the next commit(). False when it was
+	 * not queued: the ring is full (counted in ring_full, try again after
+	 * reclaiming) or the frame is malformed (tx_drops).
 	 */
 	bool (*tx)(struct nic *nic, unsigned int q, const struct net_packet *pkt);
+	/*
+	 * Hands the NIC every frame tx() queued on queue @q since the last
+	 * commit, with one write of the transmit tail register; nothing when
+	 * none was queued. A tail write is a trip across PCIe, so a caller
+	 * queues a burst and commits it once, as ixy and DPDK do; frames not
+	 * yet committed are not sent.
+	 */
+	void (*commit)(struct nic *nic, unsigned int q);
 	/* Steers unicast frames for @mac to queue @q; false when no filter is left. */
 	bool (*add_mac)(struct nic *nic, const uint8_t mac[ETH_ALEN], unsigned int q);
 };
@@ -119,14 +129,6 @@ static inline void nic_write(const struct nic *nic, uint32_t offset, uint32_t va
 {
 	nic->io.write32(nic->io.ctx, offset, value);
 }
-
-/**
- * nic_mac_usable() - whether an address may be a NIC's or a filter's.
- * @mac: the address
- *
- * Return: true for a unicast address other than all zeroes.
- */
-bool nic_mac_usable(const uint8_t mac[ETH_ALEN]);
 
 /**
  * nic_wait() - poll a register until (value & @mask) == @want

@@ -5,17 +5,12 @@
 #include <string.h>
 
 #include <asm-generic/errno-base.h>
+#include <linux/in.h>
 
 #include "drivers/net/sw_offload.h"
+#include "net/headers.h"
 
-#define ETH_P_8021Q_TAG		0x8100
-#define VLAN_HLEN		4
-#define IPV4_MIN_HLEN		20
 #define IPV6_HLEN		40
-#define TCP_MIN_HLEN		20
-#define UDP_HLEN		8
-#define PROTO_TCP		6
-#define PROTO_UDP		17
 
 /* RFC 793 §3.1: the flags byte of the TCP header. */
 #define TCP_FLAGS_OFF		13
@@ -25,30 +20,6 @@
 /* Where each L4 protocol keeps its checksum, past its header's start. */
 #define TCP_CSUM_OFF		16
 #define UDP_CSUM_OFF		6
-/* RFC 791: the fragment offset and More Fragments bits. */
-#define IPV4_FRAG_MASK		0x3fff
-
-static uint16_t get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static void put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	put16(p, (uint16_t)(v >> 16));
-	put16(p + 2, (uint16_t)v);
-}
 
 uint32_t sw_csum_add(uint32_t sum, const void *data, size_t len)
 {
@@ -56,7 +27,7 @@ uint32_t sw_csum_add(uint32_t sum, const void *data, size_t len)
 	uint64_t acc = sum;
 
 	for (; len >= 2; p += 2, len -= 2)
-		acc += get16(p);
+		acc += net_get_be16(p);
 	if (len)
 		acc += (uint32_t)p[0] << 8;
 	/* Carries are folded back in, so the sum keeps fitting 32 bits. */
@@ -76,7 +47,7 @@ void sw_csum_complete(uint8_t *start, uint32_t len, uint8_t *field)
 {
 	uint16_t csum = (uint16_t)~sw_csum_fold(sw_csum_add(0, start, len));
 
-	put16(field, csum ? csum : 0xffff);
+	net_put_be16(field, csum ? csum : 0xffff);
 }
 
 /* Bytes the packet's segments really hold, at most NET_FRAME_MAX + 1. */
@@ -111,71 +82,42 @@ static int begin_single(struct sw_offload *so, const struct virtio_net_hdr_v1 *h
 }
 
 /*
- * Finds the IP header (behind at most one 802.1Q tag) and the L4 header
- * behind it, in the copied headers. Returns the L4 protocol, or -1.
+ * Finds the IP header and the L4 header behind it, in the copied headers:
+ * a whole IPv4 datagram or an IPv6 packet without extension headers, whose
+ * pseudo-header sw_csum_pseudo() knows. False for anything else.
  */
-static int parse_ip(struct sw_offload *so, uint32_t have, uint32_t *l4)
+static bool parse_ip(struct sw_offload *so, uint32_t have, struct net_headers *h)
 {
-	const uint8_t *h = so->hdr;
-	uint32_t l3 = ETH_HLEN;
-	uint16_t type = get16(h + 12);
-
-	if (type == ETH_P_8021Q_TAG) {
-		if (have < ETH_HLEN + VLAN_HLEN)
-			return -1;
-		type = get16(h + 16);
-		l3 += VLAN_HLEN;
-	}
-	so->l3 = (uint16_t)l3;
-	if (type == ETH_P_IP) {
-		uint32_t ihl;
-
-		if (have < l3 + IPV4_MIN_HLEN || h[l3] >> 4 != 4)
-			return -1;
-		ihl = (h[l3] & 0xf) * 4u;
-		if (ihl < IPV4_MIN_HLEN || get16(h + l3 + 6) & IPV4_FRAG_MASK)
-			return -1;
-		so->ipv6 = false;
-		*l4 = l3 + ihl;
-		return h[l3 + 9];
-	}
-	if (type == ETH_P_IPV6) {
-		if (have < l3 + IPV6_HLEN || h[l3] >> 4 != 6)
-			return -1;
-		so->ipv6 = true;
-		*l4 = l3 + IPV6_HLEN;
-		return h[l3 + 6];	/* no extension header is walked */
-	}
-	return -1;
+	net_headers_parse(h, so->hdr, have);
+	if (h->l3_kind == NET_L3_NONE || !h->l4 || h->fragment || h->ipv6_ext)
+		return false;
+	so->l3 = h->l3;
+	so->ipv6 = h->l3_kind == NET_L3_IPV6;
+	return true;
 }
 
 /* A TSO or USO packet: the headers every frame repeats, and how many frames. */
 static int begin_gso(struct sw_offload *so, const struct virtio_net_hdr_v1 *hdr)
 {
-	uint32_t len = so->pkt->len, have, l4 = 0, l4_hlen;
+	uint32_t len = so->pkt->len, have;
 	uint8_t gso = hdr->gso_type & ~VIRTIO_NET_HDR_GSO_ECN;
-	int proto;
+	struct net_headers h;
 
 	if (hdr->gso_size == 0 || hdr->hdr_len > len)
 		return -EINVAL;
 	have = len < SW_OFFLOAD_HDR_MAX ? len : SW_OFFLOAD_HDR_MAX;
 	if (net_packet_read(so->pkt, 0, so->hdr, have) != have)
 		return -EINVAL;
-	proto = parse_ip(so, have, &l4);
+	if (!parse_ip(so, have, &h))
+		return -EINVAL;
 	if (gso == VIRTIO_NET_HDR_GSO_TCPV4 || gso == VIRTIO_NET_HDR_GSO_TCPV6) {
-		if (proto != PROTO_TCP || so->ipv6 != (gso == VIRTIO_NET_HDR_GSO_TCPV6))
-			return -EINVAL;
-		if (have < l4 + TCP_MIN_HLEN)
-			return -EINVAL;
-		l4_hlen = (so->hdr[l4 + 12] >> 4) * 4u;
-		if (l4_hlen < TCP_MIN_HLEN)
+		if (h.proto != IPPROTO_TCP || so->ipv6 != (gso == VIRTIO_NET_HDR_GSO_TCPV6))
 			return -EINVAL;
 		so->kind = SW_OFFLOAD_TCP;
 		so->csum_offset = TCP_CSUM_OFF;
 	} else if (gso == VIRTIO_NET_HDR_GSO_UDP_L4) {
-		if (proto != PROTO_UDP || hdr->gso_type & VIRTIO_NET_HDR_GSO_ECN)
+		if (h.proto != IPPROTO_UDP || hdr->gso_type & VIRTIO_NET_HDR_GSO_ECN)
 			return -EINVAL;
-		l4_hlen = UDP_HLEN;
 		so->kind = SW_OFFLOAD_UDP;
 		so->csum_offset = UDP_CSUM_OFF;
 	} else {
@@ -184,12 +126,13 @@ static int begin_gso(struct sw_offload *so, const struct virtio_net_hdr_v1 *hdr)
 	}
 	/* A checksum request must name the L4 checksum parsed here. */
 	if (hdr->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM &&
-	    (hdr->csum_start != l4 || hdr->csum_offset != so->csum_offset))
+	    (hdr->csum_start != h.l4 || hdr->csum_offset != so->csum_offset))
 		return -EINVAL;
-	if (l4 + l4_hlen > have)
+	/* The L4 header, cut short or with a bad TCP data offset. */
+	if (!h.l4_len)
 		return -EINVAL;
-	so->csum_start = (uint16_t)l4;
-	so->hdr_len = l4 + l4_hlen;
+	so->csum_start = h.l4;
+	so->hdr_len = h.l4 + h.l4_len;
 	so->mss = hdr->gso_size;
 	so->payload = len - so->hdr_len;
 	so->frames = so->payload ? (so->payload + so->mss - 1) / so->mss : 1;
@@ -247,27 +190,27 @@ static int next_segment(struct sw_offload *so, uint8_t *buf, uint32_t i, unsigne
 		return -EINVAL;
 
 	if (so->ipv6) {
-		put16(ip + 4, (uint16_t)(len - so->l3 - IPV6_HLEN));
+		net_put_be16(ip + 4, (uint16_t)(len - so->l3 - IPV6_HLEN));
 	} else {
 		uint32_t ihl = (ip[0] & 0xf) * 4u;
 
-		put16(ip + 2, (uint16_t)(len - so->l3));
-		put16(ip + 4, (uint16_t)(get16(ip + 4) + i));
-		put16(ip + 10, 0);
-		put16(ip + 10, (uint16_t)~sw_csum_fold(sw_csum_add(0, ip, ihl)));
+		net_put_be16(ip + 2, (uint16_t)(len - so->l3));
+		net_put_be16(ip + 4, (uint16_t)(net_get_be16(ip + 4) + i));
+		net_put_be16(ip + 10, 0);
+		net_put_be16(ip + 10, (uint16_t)~sw_csum_fold(sw_csum_add(0, ip, ihl)));
 	}
 	if (so->kind == SW_OFFLOAD_TCP) {
-		put32(l4 + 4, get32(l4 + 4) + off);
+		net_put_be32(l4 + 4, net_get_be32(l4 + 4) + off);
 		if (!last)
 			l4[TCP_FLAGS_OFF] &= (uint8_t)~(TCP_FIN | TCP_PSH);
 		if (i)
 			l4[TCP_FLAGS_OFF] &= (uint8_t)~TCP_CWR;
 	} else {
-		put16(l4 + 4, (uint16_t)l4_len);
+		net_put_be16(l4 + 4, (uint16_t)l4_len);
 	}
 	/* The sender's field held the whole packet's pseudo-header; each frame has its own. */
 	field = l4 + so->csum_offset;
-	put16(field, sw_csum_fold(sw_csum_pseudo(ip, so->ipv6, l4_len)));
+	net_put_be16(field, sw_csum_fold(sw_csum_pseudo(ip, so->ipv6, l4_len)));
 	if (!(flags & SW_OFFLOAD_PARTIAL))
 		sw_csum_complete(l4, l4_len, field);
 	return (int)len;

@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "net/headers.h"
 #include "net/net.h"
 
 /* virtio 1.2 §5.1.6.2: UDP segmentation (USO); older UAPI headers lack it. */
@@ -26,11 +27,8 @@
 #define VIRTIO_NET_HDR_GSO_UDP_L4	5
 #endif
 
-/*
- * The most header bytes a segment repeats: Ethernet (14), one 802.1Q tag
- * (4), IPv4 with options (60), TCP with options (60) is 138.
- */
-#define SW_OFFLOAD_HDR_MAX	160
+/* The most header bytes a segment repeats. */
+#define SW_OFFLOAD_HDR_MAX	NET_HEADERS_MAX
 
 /* sw_offload_next() flags: leave the L4 checksum for the NIC to complete. */
 #define SW_OFFLOAD_PARTIAL	1u

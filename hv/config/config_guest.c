@@ -12,6 +12,9 @@
 #include "config/config_lex.h"
 #include "config/guest_layout.h"
 #include "lib/log.h"
+#include "lib/net_mac.h"
+
+_Static_assert(CONFIG_MAC_BYTES == ETH_ALEN, "a guest's MAC is an Ethernet address");
 
 /* The limit the messages below quote: guest RAM ends below the MMIO window. */
 _Static_assert(GUEST_RAM_MAX == 3ull << 30, "update the 'memory' message");
@@ -135,7 +138,6 @@ static int config_hex_digit(char c)
 static const char *config_key_mac(struct config_guest *guest, const char *value)
 {
 	uint8_t mac[CONFIG_MAC_BYTES];
-	uint8_t any = 0;
 
 	for (unsigned int i = 0; i < CONFIG_MAC_BYTES; i++) {
 		int high = config_hex_digit(value[0]);
@@ -145,12 +147,11 @@ static const char *config_key_mac(struct config_guest *guest, const char *value)
 		if (low < 0 || value[2] != separator)
 			return "expected six hex bytes such as 02:00:00:00:00:01";
 		mac[i] = (uint8_t)(high << 4 | low);
-		any |= mac[i];
 		value += 3;
 	}
-	if (mac[0] & 1)
+	if (net_mac_is_group(mac))
 		return "must be unicast (the first byte's lowest bit clear)";
-	if (!any)
+	if (!net_mac_is_usable(mac))
 		return "must not be all zeros";
 	memcpy(guest->mac, mac, sizeof(mac));
 	return NULL;

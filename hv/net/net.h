@@ -27,6 +27,7 @@
 #include <linux/virtio_net.h>
 
 #include "config/config_limits.h"
+#include "lib/net_mac.h"
 
 /*
  * virtio 1.1 §5.1.6.3: the largest packet with GSO, the largest TCP or UDP

@@ -16,16 +16,11 @@
 #include "lib/log.h"
 #include "lib/ptr_array.h"
 #include "net/fair.h"
+#include "net/headers.h"
 #include "net/net.h"
 #include "net/spsc_ring.h"
 
 _Static_assert(NET_MAX_PORTS < SPSC_RING_FLOOD_WIRE, "port indexes must not collide with FLOOD");
-
-/* IEEE 802: the low bit of the first octet marks a group (multicast) address. */
-static bool mac_is_group(const uint8_t *mac)
-{
-	return mac[0] & 1;
-}
 
 void net_switch_init(struct net_switch *sw)
 {
@@ -62,7 +57,7 @@ bool net_switch_add_port(struct net_switch *sw, struct net_port *port)
 		log_msg("net: sidecore %u out of range, port not added", port->sidecore);
 		return false;
 	}
-	if (!port->uplink && (mac_is_group(port->mac) || net_switch_lookup(sw, port->mac))) {
+	if (!port->uplink && (net_mac_is_group(port->mac) || net_switch_lookup(sw, port->mac))) {
 		log_msg("net: MAC %02x:%02x:%02x:%02x:%02x:%02x is a group address or taken, "
 			"port not added", port->mac[0], port->mac[1], port->mac[2],
 			port->mac[3], port->mac[4], port->mac[5]);
@@ -177,7 +172,7 @@ static void net_switch_flood(struct net_switch *sw, const struct net_port *src,
 /* The longest frame a guest may send without GSO (IEEE 802.1Q adds a tag). */
 static uint32_t net_frame_limit(const struct net_packet *pkt)
 {
-	uint16_t type = (uint16_t)(pkt->eth[2 * ETH_ALEN] << 8 | pkt->eth[2 * ETH_ALEN + 1]);
+	uint16_t type = net_get_be16(pkt->eth + 2 * ETH_ALEN);
 
 	return ETH_HLEN + NET_MTU + (type == ETH_P_8021Q ? NET_VLAN_HLEN : 0);
 }
@@ -211,7 +206,7 @@ void net_switch_forward(struct net_switch *sw, struct net_port *src, struct net_
 	}
 	if (!net_switch_admit(src, pkt))
 		return;
-	if (mac_is_group(dst_mac)) {
+	if (net_mac_is_group(dst_mac)) {
 		net_switch_flood(sw, src, pkt);
 		return;
 	}

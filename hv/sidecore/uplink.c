@@ -7,7 +7,7 @@
  * and forwards each through the switch while the driver lends it; frames
  * for the wire are copied into the driver's transmit buffers by
  * nic_ops.tx(), so they are free when it returns, as net_switch_forward()
- * promises. Every sidecore gets a queue pair of its own, as far as the NIC
+ * promises, and the pass's flush sends them all with one doorbell. Every sidecore gets a queue pair of its own, as far as the NIC
  * has them (the 82599 steers each guest's MAC to its sidecore's pair, the
  * e1000 has one pair), with its rings on that sidecore's node; the switch
  * sends the guests of a sidecore without a pair to the first one.
@@ -207,6 +207,8 @@ static unsigned int uplink_poll(struct sidecore_port *port, unsigned int budget)
 }
 
 /*
+ * Every pass, however it ended, hands the NIC what it queued on the pair:
+ * one tail write for the whole pass, not one per frame (nic_ops.commit()).
  * The link is read every UPLINK_LINK_PERIOD_MS by the first pair's sidecore,
  * not every pass: a register read costs a trip across PCIe (an exit, under
  * an emulator). The switch sends nothing to the ports while it is down.
@@ -217,6 +219,7 @@ static void uplink_flush(struct sidecore_port *port, uint64_t now)
 	struct uplink *u = uq->u;
 	bool was_up = u->nic.link_up;
 
+	u->nic.ops->commit(&u->nic, uq->q);
 	if (uq->q != 0 || now < u->link_next)
 		return;
 	u->link_next = now + u->link_period;

@@ -69,8 +69,7 @@ static bool virtio_net_port_deliver(struct net_port *port, const struct net_pack
 bool virtio_net_init(struct virtio_net *dev, const struct virtio_net_params *params)
 {
 	memset(dev, 0, sizeof(*dev));
-	/* IEEE 802: the low bit of the first octet marks a group address. */
-	if (!params->mem || !params->sw || !params->interrupt || params->mac[0] & 1)
+	if (!params->mem || !params->sw || !params->interrupt || net_mac_is_group(params->mac))
 		return false;
 	dev->sw = params->sw;
 	dev->interrupt = params->interrupt;

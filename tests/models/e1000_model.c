@@ -518,6 +518,7 @@ static void model_write32(void *ctx, uint32_t off, uint32_t v)
 		REG(m, off) = v & 0xffff;
 		return;
 	case E1000_TDT:
+		m->tdt_writes++;
 		REG(m, off) = v & 0xffff;
 		tx_run(m);
 		return;

@@ -59,6 +59,7 @@ struct e1000_model {
 	uint64_t dma_errors;		/* accesses outside the arena */
 	uint64_t tx_errors;		/* packets dropped: bad descriptors, too long */
 	uint64_t reads, writes;		/* register accesses */
+	uint64_t tdt_writes;		/* of those: doorbells */
 
 	/* Transmit state across descriptors (§3.3). */
 	struct {

@@ -17,7 +17,6 @@
 #include "tests/models/ixgbe_model.h"
 #include "tests/models/model_net.h"
 
-#define MODEL_QUEUES		64	/* queue registers modelled: 0-63 */
 #define MODEL_BUS_BASE		0x200000000ull
 #define MODEL_DMA_TAGS		64	/* allocations whose queue pair is remembered */
 #define MODEL_RAR_MAX_DEFAULT	1518	/* MAXFRS.MFS reset value, with the FCS */
@@ -58,8 +57,8 @@ struct ixgbe_model {
 	bool an_started;
 	uint64_t link_at;
 
-	struct model_queue rxq[MODEL_QUEUES], txq[MODEL_QUEUES];
-	struct model_ctx ctx[MODEL_QUEUES][2];
+	struct model_queue rxq[IXGBE_MODEL_QUEUES], txq[IXGBE_MODEL_QUEUES];
+	struct model_ctx ctx[IXGBE_MODEL_QUEUES][2];
 	bool tx_paused;
 	bool in_tx;
 
@@ -161,7 +160,7 @@ static void model_reset(struct ixgbe_model *m)
 	memset(m->ctx, 0, sizeof(m->ctx));
 	m->gorc = m->gotc = 0;
 	m->an_started = false;
-	for (unsigned int q = 0; q < MODEL_QUEUES; q++)
+	for (unsigned int q = 0; q < IXGBE_MODEL_QUEUES; q++)
 		*r(m, IXGBE_SRRCTL(q)) = 2u | 4u << 8;	/* 2 KiB buffers, the reset value */
 	*r(m, IXGBE_MAXFRS) = MODEL_RAR_MAX_DEFAULT << IXGBE_MAXFRS_MFS_SHIFT;
 	m->in_reset = true;
@@ -191,7 +190,7 @@ static void model_tick(struct ixgbe_model *m)
 		m->dmainit_pending = false;
 		*r(m, IXGBE_RDRXCTL) |= IXGBE_RDRXCTL_DMAIDONE;
 	}
-	for (unsigned int q = 0; q < MODEL_QUEUES; q++) {
+	for (unsigned int q = 0; q < IXGBE_MODEL_QUEUES; q++) {
 		struct model_queue *mq[2] = { &m->rxq[q], &m->txq[q] };
 
 		for (unsigned int k = 0; k < 2; k++) {
@@ -265,7 +264,7 @@ static bool model_is_clear_on_read(uint32_t off)
 /* Which of a queue-indexed block of registers @off is, or -1. */
 static int model_queue_reg(uint32_t off, uint32_t base0)
 {
-	if (off < base0 || off >= base0 + 0x40 * MODEL_QUEUES || (off - base0) % 0x40)
+	if (off < base0 || off >= base0 + 0x40 * IXGBE_MODEL_QUEUES || (off - base0) % 0x40)
 		return -1;
 	return (int)((off - base0) / 0x40);
 }
@@ -428,6 +427,7 @@ static void model_write(void *ctx, uint32_t off, uint32_t v)
 		model_error(m, "RDT(%d) = %u beyond the ring", q, v);
 	*r(m, off) = v;
 	if ((q = model_queue_reg(off, IXGBE_TDT(0))) >= 0) {
+		m->stats.tdt_writes[q]++;
 		if (v && v >= model_ring_size(m, IXGBE_TDLEN(q)))
 			model_error(m, "TDT(%d) = %u beyond the ring", q, v);
 		else if (!m->tx_paused)
@@ -781,7 +781,7 @@ out:
 void ixgbe_model_step(struct ixgbe_model *m)
 {
 	model_tick(m);
-	for (unsigned int q = 0; q < MODEL_QUEUES; q++)
+	for (unsigned int q = 0; q < IXGBE_MODEL_QUEUES; q++)
 		if (*r(m, IXGBE_TDT(q)) != *r(m, IXGBE_TDH(q)))
 			model_tx_queue(m, q);
 }

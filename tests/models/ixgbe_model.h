@@ -54,6 +54,8 @@
 #define IXGBE_MODEL_QUEUE_US	20	/* RXDCTL/TXDCTL.ENABLE write to read-back */
 #define IXGBE_MODEL_LINK_US	5000	/* auto-negotiation restart (or cable in) to link up */
 
+#define IXGBE_MODEL_QUEUES	64	/* queue registers modelled: 0-63 */
+
 /* The longest frame the model puts on its wire, and gathers for one TSO. */
 #define IXGBE_MODEL_WIRE_MAX	16384
 #define IXGBE_MODEL_TSO_MAX	262144
@@ -74,6 +76,7 @@ struct ixgbe_model_stats {
 	uint64_t rx_written;	/* frames written to a queue (a replicated one per queue) */
 	uint64_t tx_frames;	/* frames put on the wire, TSO segments each */
 	uint64_t tx_descs;	/* descriptors processed */
+	uint64_t tdt_writes[IXGBE_MODEL_QUEUES];	/* doorbells, per hardware queue */
 };
 
 /* Ways to make the next receive write-back lie, for robustness tests. */

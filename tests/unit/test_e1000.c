@@ -5,7 +5,8 @@
  * frames each way, checksum offload both ways, 64 KiB TSO frames over IPv4
  * and IPv6 reaching the wire as valid MTU frames, add_mac filtering and its
  * fallback when receive address registers run out, link down and up, a full
- * transmit ring, a receive ring without descriptors, and write-backs the
+ * transmit ring, one TDT write per committed batch (a batch cut short by a
+ * full ring too), a receive ring without descriptors, and write-backs the
  * driver must not trust.
  */
 #include <errno.h>
@@ -119,7 +120,8 @@ static unsigned int poll_all(struct fixture *f)
 	return total;
 }
 
-static bool send(struct fixture *f, uint32_t len, const struct virtio_net_hdr_v1 *hdr)
+/* Queues one frame, leaving it for the next commit. */
+static bool queue(struct fixture *f, uint32_t len, const struct virtio_net_hdr_v1 *hdr)
 {
 	struct net_packet pkt;
 
@@ -127,6 +129,15 @@ static bool send(struct fixture *f, uint32_t len, const struct virtio_net_hdr_v1
 	if (hdr)
 		pkt.hdr = *hdr;
 	return f->nic.ops->tx(&f->nic, 0, &pkt);
+}
+
+/* Queues one frame and commits it at once: a pass that sent one frame. */
+static bool send(struct fixture *f, uint32_t len, const struct virtio_net_hdr_v1 *hdr)
+{
+	bool queued = queue(f, len, hdr);
+
+	f->nic.ops->commit(&f->nic, 0);
+	return queued;
 }
 
 /* --- init ----------------------------------------------------------------- */
@@ -459,6 +470,64 @@ static void test_link_down_up(void **state)
 
 /* --- rings that fill up --------------------------------------------------- */
 
+/*
+ * A pass queues frames and commits once: nothing leaves before the commit,
+ * one TDT write sends them all in order, and a commit with nothing new (or
+ * only refused frames) writes nothing.
+ */
+static void test_tx_one_doorbell_per_batch(void **state)
+{
+	struct fixture *f = *state;
+	uint64_t before = f->m->tdt_writes;
+	uint32_t len;
+
+	for (uint32_t n = 0; n < 32; n++) {
+		len = build(f, peer_mac, nic_mac, 100 + n, n, false);
+		assert_true(queue(f, len, NULL));
+	}
+	assert_int_equal(f->m->tdt_writes, before);
+	assert_int_equal(e1000_model_wire_pop(f->m, f->wire, sizeof(f->wire)), 0);
+	f->nic.ops->commit(&f->nic, 0);
+	assert_int_equal(f->m->tdt_writes, before + 1);
+	for (uint32_t n = 0; n < 32; n++) {
+		len = build(f, peer_mac, nic_mac, 100 + n, n, false);
+		assert_int_equal(e1000_model_wire_pop(f->m, f->wire, sizeof(f->wire)), len);
+		assert_memory_equal(f->wire, f->frame, len);
+	}
+	f->nic.ops->commit(&f->nic, 0);
+	assert_false(queue(f, ETH_HLEN - 1, NULL));
+	f->nic.ops->commit(&f->nic, 0);
+	f->nic.ops->commit(&f->nic, 1);		/* no such pair */
+	assert_int_equal(f->m->tdt_writes, before + 1);
+	assert_int_equal(e1000_model_wire_pop(f->m, f->wire, sizeof(f->wire)), 0);
+}
+
+/*
+ * A burst cut short by a full ring (nothing committed, so nothing reclaimed)
+ * still goes out whole at its one commit, and the ring has room again.
+ */
+static void test_tx_full_burst_commits_once(void **state)
+{
+	struct fixture *f = *state;
+	uint64_t before = f->m->tdt_writes;
+	uint32_t queued = 0, len;
+
+	for (;; queued++) {
+		len = build(f, peer_mac, nic_mac, 100, queued, false);
+		if (!queue(f, len, NULL))
+			break;
+	}
+	assert_int_equal(queued, E1000_TX_RING - 1);
+	assert_int_equal(f->nic.stats[0].ring_full, 1);
+	f->nic.ops->commit(&f->nic, 0);
+	assert_int_equal(f->m->tdt_writes, before + 1);
+	for (uint32_t n = 0; n < queued; n++)
+		assert_int_equal(e1000_model_wire_pop(f->m, f->wire, sizeof(f->wire)),
+				 build(f, peer_mac, nic_mac, 100, n, false));
+	assert_true(send(f, len, NULL));
+	assert_int_equal(f->m->tdt_writes, before + 2);
+}
+
 static void test_tx_ring_full(void **state)
 {
 	struct fixture *f = *state;
@@ -602,6 +671,8 @@ int main(void)
 		T(test_add_mac_bochs_rar),
 		T(test_link_down_up),
 		T(test_tx_ring_full),
+		T(test_tx_one_doorbell_per_batch),
+		T(test_tx_full_burst_commits_once),
 		T(test_rx_without_descriptors),
 		T(test_rx_budget),
 		T(test_rx_garbage_length),

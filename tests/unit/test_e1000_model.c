@@ -286,6 +286,7 @@ static void test_tx_legacy(void **state)
 {
 	struct fixture *f = *state;
 	uint32_t len = build(f, peer_mac, 500, false);
+	uint64_t doorbells = f->m->tdt_writes;
 
 	memcpy(f->tx_buf, f->frame, 100);
 	memcpy(f->tx_buf + 4096, f->frame + 100, len - 100);
@@ -303,6 +304,7 @@ static void test_tx_legacy(void **state)
 	wr(f, E1000_TDT, f->tdt);
 	assert_int_equal(e1000_model_wire_pop(f->m, f->wire, sizeof(f->wire)), 60);
 	assert_int_equal(e1000_model_wire_pop(f->m, f->wire, sizeof(f->wire)), 0);
+	assert_int_equal(f->m->tdt_writes, doorbells + 2);
 }
 
 static void test_tx_checksum_offload(void **state)

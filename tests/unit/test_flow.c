@@ -3,8 +3,9 @@
  * test_flow.c - unit tests for hv/net/flow.c: every frame of a flow gets
  * one hash, wherever its bytes lie and whatever its payload; distinct flows
  * spread over the low bits a queue number is taken from; a reply hashes as
- * its request does; frames that are not IP, and IP headers cut short, hash
- * to 0.
+ * its request does; ports count behind IPv6 extension headers, and every
+ * IPv4 or IPv6 fragment of a datagram hashes alike; frames that are not IP,
+ * and IP headers cut short, hash to 0.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -217,6 +218,53 @@ static void test_flow_ipv6_other(void **state)
 	assert_int_equal(net_flow_hash(&pkt), h);
 }
 
+/*
+ * Puts an 8-byte IPv6 extension header of @type in front of a built frame's
+ * L4 header; its fragment field (a fragment header's) is @frag.
+ */
+static uint32_t add_ipv6_ext(const struct tp_frame *f, uint8_t type, uint16_t frag)
+{
+	memmove(frame + f->l4 + 8, frame + f->l4, f->len - f->l4);
+	memset(frame + f->l4, 0, 8);
+	frame[f->l4] = frame[f->l3 + 6];
+	put16(frame + f->l4 + 2, frag);
+	frame[f->l3 + 6] = type;
+	return f->len + 8;
+}
+
+/*
+ * Behind an IPv6 extension header the ports still count; every fragment of
+ * an IPv6 datagram, the first included, goes where the others go.
+ */
+static void test_flow_ipv6_extensions(void **state)
+{
+	const struct tp_spec spec = { .ipv6 = true, .udp = true, .payload = 200 };
+	struct net_packet pkt;
+	struct tp_frame f;
+	uint32_t len, h, first;
+
+	(void)state;
+	tp_layout(&spec, &f);
+	tp_build(frame, &spec);
+	len = add_ipv6_ext(&f, 0, 0);		/* hop-by-hop options */
+	tp_packet(&pkt, frame, len);
+	h = net_flow_hash(&pkt);
+	assert_int_not_equal(h, 0);
+	put16(frame + f.l4 + 8, 4242);		/* another source port */
+	tp_packet(&pkt, frame, len);
+	assert_int_not_equal(net_flow_hash(&pkt), h);
+
+	tp_build(frame, &spec);
+	len = add_ipv6_ext(&f, 44, 0x0001);	/* the first fragment */
+	tp_packet(&pkt, frame, len);
+	first = net_flow_hash(&pkt);
+	assert_int_not_equal(first, 0);
+	put16(frame + f.l4 + 2, 0x0010);	/* the last, at 16 bytes */
+	memset(frame + f.l4 + 8, 0x55, 4);	/* payload where ports were */
+	tp_packet(&pkt, frame, len);
+	assert_int_equal(net_flow_hash(&pkt), first);
+}
+
 /* Not IP, not the IP version its type says, or cut short: 0. */
 static void test_flow_not_ip(void **state)
 {
@@ -276,6 +324,7 @@ int main(void)
 		cmocka_unit_test(test_flow_symmetric),
 		cmocka_unit_test(test_flow_ipv4_fragments),
 		cmocka_unit_test(test_flow_ipv6_other),
+		cmocka_unit_test(test_flow_ipv6_extensions),
 		cmocka_unit_test(test_flow_not_ip),
 		cmocka_unit_test(test_flow_ports_cut),
 	};

@@ -6,8 +6,9 @@
  * checksum offload both ways and its software fallback, refused offloads,
  * VMDq steering of two MACs to two queue pairs (broadcast and multicast to
  * both, unknown unicast dropped), link down and up, a full transmit ring
- * and a receive ring without descriptors, both recovering in order, and
- * write-backs that lie about lengths and frame boundaries.
+ * and a receive ring without descriptors, both recovering in order, one
+ * TDT write per pair per committed batch, and write-backs that lie about
+ * lengths and frame boundaries.
  *
  * Every test ends by checking that the driver broke none of the rules the
  * model enforces (ixgbe_model_errors()).
@@ -125,6 +126,15 @@ static struct net_packet one_segment(const uint8_t *buf, uint32_t len)
 	pkt.segment[0] = (struct net_segment){ buf, len };
 	net_packet_snapshot(&pkt);
 	return pkt;
+}
+
+/* Queues one frame and commits it at once: a pass that sent one frame. */
+static bool tx_now(struct fixture *f, unsigned int q, const struct net_packet *pkt)
+{
+	bool queued = f->nic.ops->tx(&f->nic, q, pkt);
+
+	f->nic.ops->commit(&f->nic, q);
+	return queued;
 }
 
 /* A plain Ethernet frame: header, then a counter-stamped pattern. */
@@ -246,7 +256,7 @@ static void test_thousand_tx(void **state)
 
 		plain_frame(f->buf, mac_peer, mac_a, len, n);
 		pkt = one_segment(f->buf, len);
-		assert_true(f->nic.ops->tx(&f->nic, 0, &pkt));
+		assert_true(tx_now(f, 0, &pkt));
 		/* The sender's buffer is free at once. */
 		memset(f->buf, 0xee, len);
 		assert_true(ixgbe_model_wire_pop(f->m, &f->wire));
@@ -349,7 +359,7 @@ static void tso_case(struct fixture *f, bool ipv6, bool vlan)
 	mss = NET_MTU - (ipv6 ? 40 : 20) - 32;
 	pkt = gso_packet(f, &s, mss, ipv6 ? VIRTIO_NET_HDR_GSO_TCPV6 : VIRTIO_NET_HDR_GSO_TCPV4);
 	assert_true(pkt.len > 65000);
-	assert_true(f->nic.ops->tx(&f->nic, 0, &pkt));
+	assert_true(tx_now(f, 0, &pkt));
 
 	segs = (s.payload + mss - 1) / mss;
 	assert_int_equal(ixgbe_model_wire_count(f->m), segs);
@@ -400,17 +410,17 @@ static void test_gso_refused(void **state)
 	memcpy(s.src, mac_a, ETH_ALEN);
 	pkt = gso_packet(f, &s, 1472, VIRTIO_NET_HDR_GSO_UDP);
 	assert_int_equal(pkt.hdr.csum_offset, 6);
-	assert_false(f->nic.ops->tx(&f->nic, 0, &pkt));
+	assert_false(tx_now(f, 0, &pkt));
 
 	s.udp = false;
 	pkt = gso_packet(f, &s, 1460, VIRTIO_NET_HDR_GSO_TCPV6);	/* an IPv4 frame */
-	assert_false(f->nic.ops->tx(&f->nic, 0, &pkt));
+	assert_false(tx_now(f, 0, &pkt));
 	pkt = gso_packet(f, &s, 1461, VIRTIO_NET_HDR_GSO_TCPV4);	/* 1501-byte packets */
-	assert_false(f->nic.ops->tx(&f->nic, 0, &pkt));
+	assert_false(tx_now(f, 0, &pkt));
 	pkt = gso_packet(f, &s, 0, VIRTIO_NET_HDR_GSO_TCPV4);
-	assert_false(f->nic.ops->tx(&f->nic, 0, &pkt));
+	assert_false(tx_now(f, 0, &pkt));
 	pkt = gso_packet(f, &s, 1460, VIRTIO_NET_HDR_GSO_TCPV4);
-	assert_true(f->nic.ops->tx(&f->nic, 0, &pkt));
+	assert_true(tx_now(f, 0, &pkt));
 
 	assert_int_equal(f->nic.stats[0].tx_drops, 4);
 	assert_int_equal(f->nic.stats[0].tx_packets, (8000 + 1459) / 1460);
@@ -433,7 +443,7 @@ static void csum_case(struct fixture *f, const struct tp_spec *s)
 	assert_int_equal(pkt.hdr.flags, VIRTIO_NET_HDR_F_NEEDS_CSUM);
 	assert_int_equal(pkt.hdr.csum_start, l.l4);
 	assert_int_equal(pkt.hdr.csum_offset, s->udp ? 6 : 16);
-	assert_true(f->nic.ops->tx(&f->nic, 1, &pkt));
+	assert_true(tx_now(f, 1, &pkt));
 	assert_true(ixgbe_model_wire_pop(f->m, &f->wire));
 	assert_int_equal(f->wire.len, len);
 	assert_true(tp_checksums_ok(f->wire.data, f->wire.len));
@@ -481,7 +491,7 @@ static void test_tx_csum_software(void **state)
 	pkt.hdr.flags = VIRTIO_NET_HDR_F_NEEDS_CSUM;
 	pkt.hdr.csum_start = 20;
 	pkt.hdr.csum_offset = 4;
-	assert_true(f->nic.ops->tx(&f->nic, 0, &pkt));
+	assert_true(tx_now(f, 0, &pkt));
 	assert_true(ixgbe_model_wire_pop(f->m, &f->wire));
 	assert_memory_equal(f->wire.data, expect, len);
 	assert_int_equal(tp_sum(0, f->wire.data + 20, len - 20), 0xffff);
@@ -499,23 +509,23 @@ static void test_tx_malformed(void **state)
 	pkt.hdr.flags = VIRTIO_NET_HDR_F_NEEDS_CSUM;
 	pkt.hdr.csum_start = 190;
 	pkt.hdr.csum_offset = 9;		/* field past the end */
-	assert_false(f->nic.ops->tx(&f->nic, 0, &pkt));
+	assert_false(tx_now(f, 0, &pkt));
 
 	pkt = one_segment(f->buf, len);
 	pkt.len = len + 10;			/* segments shorter than the frame */
-	assert_false(f->nic.ops->tx(&f->nic, 0, &pkt));
+	assert_false(tx_now(f, 0, &pkt));
 
 	pkt = one_segment(f->buf, 10);		/* no whole Ethernet header */
-	assert_false(f->nic.ops->tx(&f->nic, 0, &pkt));
+	assert_false(tx_now(f, 0, &pkt));
 
 	plain_frame(f->buf, mac_peer, mac_a, ETH_HLEN + NET_MTU + 1, 2);
 	pkt = one_segment(f->buf, ETH_HLEN + NET_MTU + 1);	/* over the MTU, untagged */
-	assert_true(f->nic.ops->tx(&f->nic, 0, &pkt));		/* could be tagged: the NIC decides */
+	assert_true(tx_now(f, 0, &pkt));		/* could be tagged: the NIC decides */
 	assert_true(ixgbe_model_wire_pop(f->m, &f->wire));
 	pkt = one_segment(f->buf, ETH_HLEN + NET_VLAN_HLEN + NET_MTU + 1);
-	assert_false(f->nic.ops->tx(&f->nic, 0, &pkt));
+	assert_false(tx_now(f, 0, &pkt));
 
-	assert_false(f->nic.ops->tx(&f->nic, QUEUES, &pkt));	/* no such queue */
+	assert_false(tx_now(f, QUEUES, &pkt));	/* no such queue */
 	assert_int_equal(f->nic.stats[0].tx_drops, 4);
 	assert_int_equal(f->nic.stats[0].tx_packets, 1);
 	assert_int_equal(ixgbe_model_wire_count(f->m), 0);
@@ -523,7 +533,7 @@ static void test_tx_malformed(void **state)
 	/* Refusals leave the ring as it was. */
 	len = plain_frame(f->buf, mac_peer, mac_a, 64, 3);
 	pkt = one_segment(f->buf, len);
-	assert_true(f->nic.ops->tx(&f->nic, 0, &pkt));
+	assert_true(tx_now(f, 0, &pkt));
 	assert_true(ixgbe_model_wire_pop(f->m, &f->wire));
 	assert_memory_equal(f->wire.data, f->buf, len);
 }
@@ -534,7 +544,7 @@ static void test_tx_short_padded(void **state)
 	uint32_t len = plain_frame(f->buf, mac_peer, mac_a, 42, 9);
 	struct net_packet pkt = one_segment(f->buf, len);
 
-	assert_true(f->nic.ops->tx(&f->nic, 0, &pkt));
+	assert_true(tx_now(f, 0, &pkt));
 	assert_true(ixgbe_model_wire_pop(f->m, &f->wire));
 	assert_int_equal(f->wire.len, 60);
 	assert_memory_equal(f->wire.data, f->buf, len);
@@ -663,7 +673,7 @@ static void test_link_down_up(void **state)
 	assert_false(f->nic.link_up);
 	assert_int_equal(f->nic.speed_mbps, 0);
 	/* Queued while down, sent when the link is back. */
-	assert_true(f->nic.ops->tx(&f->nic, 0, &pkt));
+	assert_true(tx_now(f, 0, &pkt));
 	assert_int_equal(ixgbe_model_wire_count(f->m), 0);
 	/* Nothing arrives either. */
 	assert_int_equal(ixgbe_model_receive(f->m, f->buf, len), 0);
@@ -691,7 +701,7 @@ static void test_tx_ring_full(void **state)
 		uint32_t len = plain_frame(f->buf, mac_peer, mac_a, 80 + n, n);
 
 		pkt = one_segment(f->buf, len);
-		if (f->nic.ops->tx(&f->nic, 0, &pkt))
+		if (tx_now(f, 0, &pkt))
 			sent++;
 		else
 			break;
@@ -700,7 +710,7 @@ static void test_tx_ring_full(void **state)
 	assert_int_equal(sent, IXGBE_TX_RING_SIZE - 1);
 	assert_int_equal(f->nic.stats[0].ring_full, 1);
 	/* A refused frame may be retried: still full. */
-	assert_false(f->nic.ops->tx(&f->nic, 0, &pkt));
+	assert_false(tx_now(f, 0, &pkt));
 	refused = 2;
 	assert_int_equal(f->nic.stats[0].ring_full, refused);
 	assert_int_equal(ixgbe_model_wire_count(f->m), 0);
@@ -708,12 +718,12 @@ static void test_tx_ring_full(void **state)
 	ixgbe_model_set_tx_paused(f->m, false);
 	assert_int_equal(ixgbe_model_wire_count(f->m), sent);
 	/* Now it fits, after the frames before it. */
-	assert_true(f->nic.ops->tx(&f->nic, 0, &pkt));
+	assert_true(tx_now(f, 0, &pkt));
 	/* A TSO frame too (21 descriptors with its context). */
 	memcpy(s.dst, mac_peer, ETH_ALEN);
 	memcpy(s.src, mac_a, ETH_ALEN);
 	pkt = gso_packet(f, &s, 1460, VIRTIO_NET_HDR_GSO_TCPV4);
-	assert_true(f->nic.ops->tx(&f->nic, 0, &pkt));
+	assert_true(tx_now(f, 0, &pkt));
 
 	for (unsigned int i = 0; i <= sent; i++) {
 		uint32_t len = plain_frame(f->buf, mac_peer, mac_a, 80 + i, i);
@@ -725,6 +735,88 @@ static void test_tx_ring_full(void **state)
 	assert_int_equal(ixgbe_model_wire_count(f->m), (20000 + 1459) / 1460);
 	assert_int_equal(f->nic.stats[0].ring_full, refused);
 	assert_int_equal(f->nic.stats[0].tx_drops, 0);
+}
+
+/* Doorbells rung so far on queue pair @q. */
+static uint64_t doorbells(const struct fixture *f, unsigned int q)
+{
+	return ixgbe_model_stats(f->m).tdt_writes[IXGBE_HW_QUEUE(q)];
+}
+
+/*
+ * A pass queues frames on both pairs and commits each once: nothing leaves
+ * before its pair's commit, one TDT write sends all of its frames in order,
+ * and a commit with nothing new (or only refused frames) writes nothing.
+ */
+static void test_tx_one_doorbell_per_batch(void **state)
+{
+	struct fixture *f = *state;
+	const unsigned int batch = 32;
+	uint64_t before[QUEUES] = { doorbells(f, 0), doorbells(f, 1) };
+	struct net_packet pkt;
+
+	for (uint32_t n = 0; n < 2 * batch; n++) {
+		unsigned int q = n % QUEUES;
+		uint32_t len = plain_frame(f->buf, mac_peer, q ? mac_b : mac_a, 100 + n, n);
+
+		pkt = one_segment(f->buf, len);
+		assert_true(f->nic.ops->tx(&f->nic, q, &pkt));
+	}
+	assert_int_equal(ixgbe_model_wire_count(f->m), 0);
+	assert_int_equal(doorbells(f, 0), before[0]);
+	f->nic.ops->commit(&f->nic, 0);
+	assert_int_equal(doorbells(f, 0), before[0] + 1);
+	assert_int_equal(doorbells(f, 1), before[1]);
+	assert_int_equal(ixgbe_model_wire_count(f->m), batch);
+	f->nic.ops->commit(&f->nic, 1);
+	assert_int_equal(doorbells(f, 1), before[1] + 1);
+	for (uint32_t n = 0; n < 2 * batch; n++) {
+		unsigned int q = n < batch ? 0 : 1;
+		uint32_t i = 2 * (n % batch) + q;
+		uint32_t len = plain_frame(f->buf, mac_peer, q ? mac_b : mac_a, 100 + i, i);
+
+		assert_true(ixgbe_model_wire_pop(f->m, &f->wire));
+		assert_int_equal(f->wire.queue, IXGBE_HW_QUEUE(q));
+		assert_int_equal(f->wire.len, len);
+		assert_memory_equal(f->wire.data, f->buf, len);
+	}
+
+	f->nic.ops->commit(&f->nic, 0);
+	pkt = one_segment(f->buf, ETH_HLEN - 1);
+	assert_false(f->nic.ops->tx(&f->nic, 1, &pkt));
+	f->nic.ops->commit(&f->nic, 1);
+	f->nic.ops->commit(&f->nic, QUEUES);		/* no such pair */
+	assert_int_equal(doorbells(f, 0), before[0] + 1);
+	assert_int_equal(doorbells(f, 1), before[1] + 1);
+	assert_int_equal(ixgbe_model_wire_count(f->m), 0);
+}
+
+/*
+ * A burst cut short by a full ring (nothing committed, so nothing reclaimed)
+ * still goes out whole at its one commit, and the ring has room again.
+ */
+static void test_tx_full_burst_commits_once(void **state)
+{
+	struct fixture *f = *state;
+	uint64_t before = doorbells(f, 0);
+	unsigned int queued = 0;
+	struct net_packet pkt;
+
+	for (;; queued++) {
+		uint32_t len = plain_frame(f->buf, mac_peer, mac_a, 80, queued);
+
+		pkt = one_segment(f->buf, len);
+		if (!f->nic.ops->tx(&f->nic, 0, &pkt))
+			break;
+	}
+	assert_int_equal(queued, IXGBE_TX_RING_SIZE - 1);
+	assert_int_equal(f->nic.stats[0].ring_full, 1);
+	assert_int_equal(ixgbe_model_wire_count(f->m), 0);
+	f->nic.ops->commit(&f->nic, 0);
+	assert_int_equal(doorbells(f, 0), before + 1);
+	assert_int_equal(ixgbe_model_wire_count(f->m), queued);
+	assert_true(tx_now(f, 0, &pkt));
+	assert_int_equal(ixgbe_model_wire_count(f->m), queued + 1);
 }
 
 /* A paused NIC and many TSO frames: the ring fills by descriptors, not frames. */
@@ -740,12 +832,12 @@ static void test_tx_ring_full_tso(void **state)
 	pkt = gso_packet(f, &s, 1460, VIRTIO_NET_HDR_GSO_TCPV4);
 	per_frame = (pkt.len + IXGBE_BUF_SIZE - 1) / IXGBE_BUF_SIZE + 1;
 	ixgbe_model_set_tx_paused(f->m, true);
-	while (f->nic.ops->tx(&f->nic, 0, &pkt))
+	while (tx_now(f, 0, &pkt))
 		sent++;
 	assert_int_equal(sent, (IXGBE_TX_RING_SIZE - 1) / per_frame);
 	ixgbe_model_set_tx_paused(f->m, false);
 	assert_int_equal(ixgbe_model_wire_count(f->m), sent * ((60000 + 1459) / 1460));
-	assert_true(f->nic.ops->tx(&f->nic, 0, &pkt));
+	assert_true(tx_now(f, 0, &pkt));
 }
 
 static void test_rx_no_descriptors(void **state)
@@ -904,7 +996,7 @@ static void test_hw_stats(void **state)
 	for (unsigned int i = 0; i < 5; i++)
 		ixgbe_model_receive(f->m, f->buf, len);
 	pkt = one_segment(f->buf, len);
-	assert_true(f->nic.ops->tx(&f->nic, 0, &pkt));
+	assert_true(tx_now(f, 0, &pkt));
 	ixgbe_read_hw_stats(&f->nic, &hw);
 	assert_int_equal(hw.rx_good, 5);
 	assert_int_equal(hw.rx_good_bytes, 5 * (len + 4));
@@ -962,6 +1054,8 @@ int main(void)
 		T(test_link_down_up),
 		T(test_tx_ring_full),
 		T(test_tx_ring_full_tso),
+		T(test_tx_one_doorbell_per_batch),
+		T(test_tx_full_burst_commits_once),
 		T(test_rx_no_descriptors),
 		T(test_rx_hostile_writeback),
 		T(test_rx_spanning_frame_dropped),

@@ -390,8 +390,10 @@ static void test_tx_descriptor_rules(void **state)
 	const char *why;
 	const uint64_t data = IXGBE_TXD_DTYP_DATA | IXGBE_TXD_DCMD_DEXT | IXGBE_TXD_DCMD_EOP |
 			      IXGBE_TXD_DCMD_RS | 100;
+	uint64_t doorbells;
 
 	tx_setup(f);
+	doorbells = ixgbe_model_stats(f->m).tdt_writes[0];
 	/* PAYLEN must be the frame's length. */
 	put_desc(f, 0, f->tx.buf_bus, (uint64_t)(99u << IXGBE_TXD_PAYLEN_SHIFT) << 32 | data);
 	wr(f, IXGBE_TDT(0), 1);
@@ -411,6 +413,9 @@ static void test_tx_descriptor_rules(void **state)
 	wr(f, IXGBE_TDT(0), 4);
 	assert_int_equal(ixgbe_model_errors(f->m, NULL), 4);
 	assert_int_equal(ixgbe_model_wire_count(f->m), 0);
+	/* Each TDT write is counted, as the driver tests count doorbells. */
+	assert_int_equal(ixgbe_model_stats(f->m).tdt_writes[0], doorbells + 4);
+	assert_int_equal(ixgbe_model_stats(f->m).tdt_writes[1], 0);
 }
 
 /* A frame whose EOP is beyond TDT waits; nothing moves while paused. */
