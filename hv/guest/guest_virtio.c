@@ -4,13 +4,18 @@
  * (guest_virtio.h).
  */
 #include <stddef.h>
+#include <string.h>
 
 #include <linux/virtio_pci.h>
 
+#include "arch/console.h"
+#include "config/guest_layout.h"
 #include "guest/guest.h"
 #include "guest/guest_device.h"
 #include "guest/guest_log.h"
 #include "guest/guest_virtio.h"
+#include "lib/container.h"
+#include "mm/page_alloc.h"
 
 void guest_virtio_send_msi(struct guest *g, const char *device, uint64_t *bad_msi,
 			   uint64_t address, uint32_t data)
@@ -44,4 +49,190 @@ void guest_virtio_reset(struct virtio_pci *fn, struct spinlock *lock)
 	spin_lock(lock);
 	virtio_pci_bar_write(fn, offsetof(struct virtio_pci_common_cfg, device_status), 1, 0);
 	spin_unlock(lock);
+}
+
+static struct guest_virtio *to_guest_virtio(struct guest_device *dev)
+{
+	return container_of(dev, struct guest_virtio, dev);
+}
+
+static void guest_virtio_line(void *ctx, const char *line)
+{
+	guest_log(ctx, "%s\n", line);
+}
+
+static void guest_virtio_msi(void *ctx, uint64_t address, uint32_t data)
+{
+	struct guest_virtio *gv = ctx;
+
+	guest_virtio_send_msi(gv->guest, gv->dev.name, &gv->bad_msi, address, data);
+}
+
+/* A failure is the model's to tell once (virtio_dev_fail()); the transport shows it. */
+static void guest_virtio_interrupt(struct virtio_dev *vdev, unsigned int source)
+{
+	struct guest_virtio *gv = vdev->ctx;
+
+	if (source != VIRTIO_DEV_CONFIG_CHANGE) {
+		virtio_pci_interrupt(&gv->pci, source);
+	} else if (virtio_dev_needs_reset(vdev)) {
+		guest_log(gv->guest, "%s: device needs reset\n", gv->dev.name);
+		virtio_pci_mark_needs_reset(&gv->pci);
+	} else {
+		virtio_pci_config_interrupt(&gv->pci);
+	}
+}
+
+static uint32_t guest_virtio_config_read(void *ctx, unsigned int offset, unsigned int size)
+{
+	struct guest_virtio *gv = ctx;
+
+	return virtio_dev_read_config(gv->vdev, offset, size);
+}
+
+static bool guest_virtio_queue_enable(void *ctx, unsigned int queue, uint16_t size,
+				      uint64_t desc, uint64_t driver, uint64_t device)
+{
+	struct guest_virtio *gv = ctx;
+	struct virtq_layout layout = { .size = size, .desc = desc, .avail = driver,
+				       .used = device };
+
+	/* The rings' format depends on what was negotiated (event index, indirect). */
+	if (!virtio_dev_set_features(gv->vdev, virtio_pci_driver_features(&gv->pci)))
+		return false;
+	return virtio_dev_enable_queue(gv->vdev, queue, &layout) == 0;
+}
+
+static void guest_virtio_driver_ok(void *ctx, uint64_t features)
+{
+	struct guest_virtio *gv = ctx;
+
+	virtio_dev_set_features(gv->vdev, features);
+	virtio_dev_start(gv->vdev);
+}
+
+static void guest_virtio_device_reset(void *ctx)
+{
+	struct guest_virtio *gv = ctx;
+
+	virtio_dev_reset(gv->vdev);
+}
+
+static void guest_virtio_restart(struct guest_device *dev)
+{
+	struct guest_virtio *gv = to_guest_virtio(dev);
+
+	guest_virtio_reset(&gv->pci, &gv->lock);
+}
+
+/*
+ * A kick is served here and now, so it is no doorbell: *notify stays false.
+ * A reset on another vCPU between the two holds leaves the kick nothing to do.
+ */
+static bool guest_virtio_kick_mmio(struct guest_device *dev, uint64_t gpa, unsigned int size,
+				   bool write, uint64_t *value, bool *notify)
+{
+	struct guest_virtio *gv = to_guest_virtio(dev);
+	int queue = guest_virtio_mmio(&gv->pci, &gv->lock, gpa, size, write, value);
+
+	(void)notify;
+	if (queue < 0)
+		return queue != GUEST_VIRTIO_UNCLAIMED;
+	spin_lock(&gv->lock);
+	gv->vdev->ops->kick(gv->vdev, (unsigned int)queue);
+	spin_unlock(&gv->lock);
+	return true;
+}
+
+/* The model sits after the glue, on a cache line of its own. */
+#define GUEST_VIRTIO_MODEL_OFFSET	((sizeof(struct guest_virtio) + 63) & ~(size_t)63)
+
+static uint64_t guest_virtio_bytes(const struct virtio_dev_ops *ops)
+{
+	return (GUEST_VIRTIO_MODEL_OFFSET + ops->size + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
+}
+
+static void guest_virtio_release(struct guest_device *dev)
+{
+	struct guest_virtio *gv = to_guest_virtio(dev);
+
+	page_free_node(gv->guest->node, (uint64_t)(uintptr_t)gv, gv->bytes);
+}
+
+static const struct guest_device_ops guest_virtio_kick_ops = {
+	.mmio = guest_virtio_kick_mmio,
+	.reset = guest_virtio_restart,
+	.release = guest_virtio_release,
+};
+
+/* The transport's view of a model: its identity and limits, the lifecycle in virtio_dev.c. */
+static void guest_virtio_pci_ops(struct guest_virtio *gv)
+{
+	const struct virtio_dev *vdev = gv->vdev;
+
+	gv->pci_ops = (struct virtio_pci_device_ops){
+		.device_id = vdev->ops->device_id,
+		.features = vdev->offered,
+		.num_queues = vdev->num_queues,
+		.queue_size_max = vdev->ops->queue_size_max,
+		.config_size = vdev->ops->config_size,
+		.config_read = guest_virtio_config_read,
+		.queue_enable = guest_virtio_queue_enable,
+		.driver_ok = guest_virtio_driver_ok,
+		.reset = guest_virtio_device_reset,
+	};
+}
+
+/* The registered gv's model and function; NULL, or why the model refused. */
+static const char *guest_virtio_init(struct guest_virtio *gv, const struct virtio_dev_ops *ops)
+{
+	struct guest *g = gv->guest;
+	struct virtio_dev_params params = {
+		.name = g->name, .mem = &gv->mem, .interrupt = guest_virtio_interrupt, .ctx = gv,
+		.sink = guest_virtio_line, .sink_ctx = g,
+	};
+	const char *refused;
+
+	gv->mem.base = (uint8_t *)(uintptr_t)g->ram_hpa;
+	gv->mem.size = g->ram_size;
+	guest_log_gate_init(&gv->log_gate, g);
+	gv->mem.log = &gv->log_gate;
+	refused = ops->init(gv->vdev, &params);
+	if (refused)
+		return refused;
+	guest_virtio_pci_ops(gv);
+	if (!virtio_pci_init(&gv->pci, g->name, &gv->pci_ops, gv, guest_virtio_msi, gv,
+			     GUEST_PCI_MMIO_GPA + gv->dev.slot * VIRTIO_PCI_BAR_SIZE))
+		return "no PCI function";
+	gv->pci.pci.lock = &gv->lock;
+	virtio_pci_set_log_gate(&gv->pci, &gv->log_gate);
+	return NULL;
+}
+
+bool guest_virtio_create(struct guest *g, const struct virtio_dev_ops *ops)
+{
+	uint64_t bytes = guest_virtio_bytes(ops);
+	struct guest_virtio *gv = (struct guest_virtio *)(uintptr_t)
+		page_alloc_node(g->node, bytes, PAGE_SIZE);
+	const char *refused = "out of memory";
+
+	if (gv) {
+		memset(gv, 0, bytes);
+		gv->guest = g;
+		gv->bytes = bytes;
+		gv->vdev = (struct virtio_dev *)((uint8_t *)gv + GUEST_VIRTIO_MODEL_OFFSET);
+		gv->dev = (struct guest_device){ ops->kind, &guest_virtio_kick_ops, &gv->pci.pci, 0 };
+		refused = "no room on its bus";
+		if (!guest_device_add(g, &gv->dev)) {
+			guest_virtio_release(&gv->dev);
+			gv = NULL;
+		}
+	}
+	/* Registered: if it fails now, guest_device_remove_all() releases it. */
+	if (gv)
+		refused = guest_virtio_init(gv, ops);
+	if (!refused)
+		return true;
+	printk("guest %s: cannot create its %s: %s\n", g->name, ops->kind, refused);
+	return false;
 }
