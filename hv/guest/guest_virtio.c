@@ -16,6 +16,7 @@
 #include "guest/guest_virtio.h"
 #include "lib/container.h"
 #include "mm/page_alloc.h"
+#include "sidecore/sidecore.h"
 
 void guest_virtio_send_msi(struct guest *g, const char *device, uint64_t *bad_msi,
 			   uint64_t address, uint32_t data)
@@ -109,6 +110,8 @@ static void guest_virtio_driver_ok(void *ctx, uint64_t features)
 
 	virtio_dev_set_features(gv->vdev, features);
 	virtio_dev_start(gv->vdev);
+	if (gv->sidecore)
+		sidecore_wake(gv->sidecore);
 }
 
 static void guest_virtio_device_reset(void *ctx)
@@ -122,47 +125,91 @@ static void guest_virtio_restart(struct guest_device *dev)
 {
 	struct guest_virtio *gv = to_guest_virtio(dev);
 
-	guest_virtio_reset(&gv->pci, &gv->lock);
+	guest_virtio_reset(&gv->pci, gv->guard);
 }
 
 /*
- * A kick is served here and now, so it is no doorbell: *notify stays false.
- * A reset on another vCPU between the two holds leaves the kick nothing to do.
+ * A sidecore-served queue's notification is a doorbell, counted and
+ * otherwise ignored: the sidecore polls. A vCPU-served one is served here
+ * and now, so it is no doorbell; a reset on another vCPU between the two
+ * holds leaves the kick nothing to do.
  */
-static bool guest_virtio_kick_mmio(struct guest_device *dev, uint64_t gpa, unsigned int size,
-				   bool write, uint64_t *value, bool *notify)
+static bool guest_virtio_mmio_access(struct guest_device *dev, uint64_t gpa, unsigned int size,
+				     bool write, uint64_t *value, bool *notify)
 {
 	struct guest_virtio *gv = to_guest_virtio(dev);
-	int queue = guest_virtio_mmio(&gv->pci, &gv->lock, gpa, size, write, value);
+	int queue = guest_virtio_mmio(&gv->pci, gv->guard, gpa, size, write, value);
 
-	(void)notify;
 	if (queue < 0)
 		return queue != GUEST_VIRTIO_UNCLAIMED;
-	spin_lock(&gv->lock);
+	if (gv->sidecore) {
+		*notify = true;
+		return true;
+	}
+	spin_lock(gv->guard);
 	gv->vdev->ops->kick(gv->vdev, (unsigned int)queue);
-	spin_unlock(&gv->lock);
+	spin_unlock(gv->guard);
 	return true;
 }
 
 /* The model sits after the glue, on a cache line of its own. */
 #define GUEST_VIRTIO_MODEL_OFFSET	((sizeof(struct guest_virtio) + 63) & ~(size_t)63)
 
-static uint64_t guest_virtio_bytes(const struct virtio_dev_ops *ops)
-{
-	return (GUEST_VIRTIO_MODEL_OFFSET + ops->size + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
-}
-
 static void guest_virtio_release(struct guest_device *dev)
 {
 	struct guest_virtio *gv = to_guest_virtio(dev);
 
+	if (gv->sidecore)
+		sidecore_detach(gv->sidecore, &gv->port);
+	if (gv->unlink)
+		gv->unlink(gv);
 	page_free_node(gv->guest->node, (uint64_t)(uintptr_t)gv, gv->bytes);
 }
 
-static const struct guest_device_ops guest_virtio_kick_ops = {
-	.mmio = guest_virtio_kick_mmio,
+static const struct guest_device_ops guest_virtio_device_ops = {
+	.mmio = guest_virtio_mmio_access,
 	.reset = guest_virtio_restart,
 	.release = guest_virtio_release,
+};
+
+static struct guest_virtio *to_port_owner(const struct sidecore_port *port)
+{
+	return container_of(port, struct guest_virtio, port);
+}
+
+static bool guest_virtio_live(const struct sidecore_port *port)
+{
+	return virtio_dev_active(to_port_owner(port)->vdev);
+}
+
+static unsigned int guest_virtio_poll(struct sidecore_port *port, unsigned int budget)
+{
+	struct virtio_dev *vdev = to_port_owner(port)->vdev;
+
+	return vdev->ops->poll(vdev, budget);
+}
+
+static void guest_virtio_flush(struct sidecore_port *port, uint64_t now)
+{
+	struct virtio_dev *vdev = to_port_owner(port)->vdev;
+
+	vdev->ops->flush(vdev, now);
+}
+
+static void guest_virtio_print_counters(const struct sidecore_port *port, unsigned int sidecore)
+{
+	const struct virtio_dev *vdev = to_port_owner(port)->vdev;
+
+	if (vdev->print_counters)
+		vdev->print_counters(vdev, sidecore);
+}
+
+/* The one port every sidecore-served model is polled through. */
+static const struct sidecore_port_ops guest_virtio_port_ops = {
+	.live = guest_virtio_live,
+	.poll = guest_virtio_poll,
+	.flush = guest_virtio_flush,
+	.print_counters = guest_virtio_print_counters,
 };
 
 /* The transport's view of a model: its identity and limits, the lifecycle in virtio_dev.c. */
@@ -183,13 +230,14 @@ static void guest_virtio_pci_ops(struct guest_virtio *gv)
 	};
 }
 
-/* The registered gv's model and function; NULL, or why the model refused. */
-static const char *guest_virtio_init(struct guest_virtio *gv, const struct virtio_dev_ops *ops)
+/* The registered gv's model, function and port; NULL, or why not. */
+static const char *guest_virtio_init(struct guest_virtio *gv, const struct virtio_dev_ops *ops,
+				     const void *type)
 {
 	struct guest *g = gv->guest;
 	struct virtio_dev_params params = {
 		.name = g->name, .mem = &gv->mem, .interrupt = guest_virtio_interrupt, .ctx = gv,
-		.sink = guest_virtio_line, .sink_ctx = g,
+		.sink = guest_virtio_line, .sink_ctx = g, .type = type,
 	};
 	const char *refused;
 
@@ -204,14 +252,18 @@ static const char *guest_virtio_init(struct guest_virtio *gv, const struct virti
 	if (!virtio_pci_init(&gv->pci, g->name, &gv->pci_ops, gv, guest_virtio_msi, gv,
 			     GUEST_PCI_MMIO_GPA + gv->dev.slot * VIRTIO_PCI_BAR_SIZE))
 		return "no PCI function";
-	gv->pci.pci.lock = &gv->lock;
+	gv->pci.pci.lock = gv->guard;
 	virtio_pci_set_log_gate(&gv->pci, &gv->log_gate);
+	if (gv->sidecore && !sidecore_attach(gv->sidecore, &gv->port))
+		return "its sidecore has no room";
 	return NULL;
 }
 
-bool guest_virtio_create(struct guest *g, const struct virtio_dev_ops *ops)
+struct guest_virtio *guest_virtio_create(struct guest *g, struct sidecore *sc,
+					 const struct virtio_dev_ops *ops, const void *type)
 {
-	uint64_t bytes = guest_virtio_bytes(ops);
+	uint64_t bytes = (GUEST_VIRTIO_MODEL_OFFSET + ops->size + PAGE_SIZE - 1) &
+			 ~(PAGE_SIZE - 1);
 	struct guest_virtio *gv = (struct guest_virtio *)(uintptr_t)
 		page_alloc_node(g->node, bytes, PAGE_SIZE);
 	const char *refused = "out of memory";
@@ -219,9 +271,13 @@ bool guest_virtio_create(struct guest *g, const struct virtio_dev_ops *ops)
 	if (gv) {
 		memset(gv, 0, bytes);
 		gv->guest = g;
+		gv->sidecore = sc;
+		gv->guard = sc ? &sc->lock : &gv->lock;
 		gv->bytes = bytes;
+		gv->port.ops = &guest_virtio_port_ops;
 		gv->vdev = (struct virtio_dev *)((uint8_t *)gv + GUEST_VIRTIO_MODEL_OFFSET);
-		gv->dev = (struct guest_device){ ops->kind, &guest_virtio_kick_ops, &gv->pci.pci, 0 };
+		gv->dev = (struct guest_device){ ops->kind, &guest_virtio_device_ops,
+						 &gv->pci.pci, 0 };
 		refused = "no room on its bus";
 		if (!guest_device_add(g, &gv->dev)) {
 			guest_virtio_release(&gv->dev);
@@ -230,9 +286,9 @@ bool guest_virtio_create(struct guest *g, const struct virtio_dev_ops *ops)
 	}
 	/* Registered: if it fails now, guest_device_remove_all() releases it. */
 	if (gv)
-		refused = guest_virtio_init(gv, ops);
+		refused = guest_virtio_init(gv, ops, type);
 	if (!refused)
-		return true;
+		return gv;
 	printk("guest %s: cannot create its %s: %s\n", g->name, ops->kind, refused);
-	return false;
+	return NULL;
 }

@@ -94,9 +94,9 @@ static void guests_create_one(const struct config_guest *cg, const struct plan_g
 	 * with `rng = yes` an entropy device (docs/config.md).
 	 */
 	if (!guest_net_create(g, sc, cg->mac, cg->uplink) ||
-	    !guest_virtio_create(g, &virtio_console_ops) ||
+	    !guest_virtio_create(g, NULL, &virtio_console_ops, NULL) ||
 	    (cg->key_line[CONFIG_KEY_CID] && !guest_vsock_create(g, sc, cg->cid)) ||
-	    (cg->rng && !guest_virtio_create(g, &virtio_rng_ops))) {
+	    (cg->rng && !guest_virtio_create(g, NULL, &virtio_rng_ops, NULL))) {
 		/* All or nothing: no port of a guest that never runs stays polled or switched. */
 		guest_device_remove_all(g);
 		printk("guest %s: not started\n", cg->name);

@@ -41,6 +41,7 @@ struct virtio_dev_params {
 	void *ctx;			/* the glue's, kept in dev->ctx */
 	text_line_fn sink;		/* where a device's text lines go */
 	void *sink_ctx;
+	const void *type;		/* the device type's own (struct virtio_vsock_params), or NULL */
 };
 
 /*
@@ -77,8 +78,6 @@ struct virtio_dev_ops {
 	unsigned int (*poll)(struct virtio_dev *dev, unsigned int budget);
 	/* A sidecore-served device: the end of a pass at clock now. */
 	void (*flush)(struct virtio_dev *dev, uint64_t now);
-	/* Optional: the counters hook; prints the device's line(s). */
-	void (*print_counters)(const struct virtio_dev *dev, unsigned int sidecore);
 };
 
 struct virtio_dev {
@@ -91,6 +90,8 @@ struct virtio_dev {
 	bool needs_reset;		/* a rule broken: DEVICE_NEEDS_RESET; atomic */
 	virtio_dev_interrupt_fn interrupt;
 	void *ctx;			/* the glue's */
+	/* The counters hook: the glue's, NULL for none; prints the device's line(s). */
+	void (*print_counters)(const struct virtio_dev *dev, unsigned int sidecore);
 };
 
 /**

@@ -147,7 +147,7 @@ static void create_first_two(struct world *w)
 	static const uint8_t mac[6] = { 0x52, 0x54, 0, 0, 0, 1 };
 
 	assert_true(guest_net_create(&w->guest, &w->sidecore, mac, false));
-	assert_true(guest_virtio_create(&w->guest, &virtio_console_ops));
+	assert_non_null(guest_virtio_create(&w->guest, NULL, &virtio_console_ops, NULL));
 	assert_int_equal(w->guest.device_count, 2);
 	assert_int_equal(w->sidecore.port_count, 1);
 	assert_int_equal(w->sw.count, 2);
