@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * guest_virtio.c - the glue every virtio device of a guest shares
- * (guest_virtio.h).
+ * guest_virtio.c - the one glue between a guest's virtio device models,
+ * their virtio-pci functions, its vCPUs and its sidecore (guest_virtio.h).
  */
 #include <stddef.h>
 #include <string.h>
@@ -18,8 +18,9 @@
 #include "mm/page_alloc.h"
 #include "sidecore/sidecore.h"
 
-void guest_virtio_send_msi(struct guest *g, const char *device, uint64_t *bad_msi,
-			   uint64_t address, uint32_t data)
+/* The first dropped message of a device is reported; all are counted in *bad_msi. */
+static void guest_virtio_send_msi(struct guest *g, const char *device, uint64_t *bad_msi,
+				  uint64_t address, uint32_t data)
 {
 	const char *dropped = guest_msi_send(g, address, data);
 
@@ -28,8 +29,17 @@ void guest_virtio_send_msi(struct guest *g, const char *device, uint64_t *bad_ms
 			  dropped);
 }
 
-int guest_virtio_mmio(struct virtio_pci *fn, struct spinlock *lock, uint64_t gpa,
-		      unsigned int size, bool write, uint64_t *value)
+/* guest_virtio_mmio(): no BAR of this function is at the address. */
+#define GUEST_VIRTIO_UNCLAIMED	(-2)
+
+/*
+ * A vCPU's access to a function's BAR, decoded and carried out under one
+ * hold of lock: a config write on another vCPU may move the BAR. Returns
+ * VIRTIO_PCI_NO_NOTIFY for an access that notified no queue, the queue a
+ * store notified, or GUEST_VIRTIO_UNCLAIMED.
+ */
+static int guest_virtio_mmio(struct virtio_pci *fn, struct spinlock *lock, uint64_t gpa,
+			     unsigned int size, bool write, uint64_t *value)
 {
 	int result = VIRTIO_PCI_NO_NOTIFY;
 	uint64_t offset;
@@ -45,7 +55,8 @@ int guest_virtio_mmio(struct virtio_pci *fn, struct spinlock *lock, uint64_t gpa
 	return result;
 }
 
-void guest_virtio_reset(struct virtio_pci *fn, struct spinlock *lock)
+/* A restart's reset of a function, as the driver's write of 0 to device_status (§2.1.2). */
+static void guest_virtio_reset(struct virtio_pci *fn, struct spinlock *lock)
 {
 	spin_lock(lock);
 	virtio_pci_bar_write(fn, offsetof(struct virtio_pci_common_cfg, device_status), 1, 0);
@@ -290,5 +301,21 @@ struct guest_virtio *guest_virtio_create(struct guest *g, struct sidecore *sc,
 	if (!refused)
 		return gv;
 	printk("guest %s: cannot create its %s: %s\n", g->name, ops->kind, refused);
+	return NULL;
+}
+
+const struct guest_virtio *guest_virtio_find(const struct guest *g,
+					     const struct virtio_dev_ops *ops)
+{
+	for (unsigned int i = 0; i < g->device_count; i++) {
+		const struct guest_virtio *gv;
+
+		/* Its ops table, not its name, says a device is this glue's. */
+		if (g->device[i]->ops != &guest_virtio_device_ops)
+			continue;
+		gv = container_of(g->device[i], struct guest_virtio, dev);
+		if (gv->vdev->ops == ops)
+			return gv;
+	}
 	return NULL;
 }
