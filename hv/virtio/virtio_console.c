@@ -49,13 +49,14 @@ static void virtio_console_config(const struct virtio_dev *vdev, void *bytes)
 	memcpy(bytes, &config, sizeof(config));
 }
 
-/* One transmit chain to the sink; false if it holds a device-writable buffer. */
-static bool virtio_console_print(struct virtio_console *dev, const struct virtq_chain *chain)
+/* One transmit chain to the sink; -1 if it holds a device-writable buffer. */
+static int64_t virtio_console_print(struct virtio_dev *vdev, const struct virtq_chain *chain)
 {
+	struct virtio_console *dev = to_console(vdev);
 	uint32_t left = VIRTIO_CONSOLE_CHAIN_MAX;
 
 	if (chain->writable)
-		return false;
+		return -1;
 	for (unsigned int i = 0; i < chain->count; i++) {
 		const struct virtq_segment *s = &chain->segment[i];
 		uint32_t n = s->len < left ? s->len : left;
@@ -67,34 +68,13 @@ static bool virtio_console_print(struct virtio_console *dev, const struct virtq_
 	dev->stats.tx_bytes += VIRTIO_CONSOLE_CHAIN_MAX - left;
 	dev->stats.tx_truncated += chain->readable - (VIRTIO_CONSOLE_CHAIN_MAX - left);
 	dev->stats.tx_chains++;
-	return true;
+	return 0;
 }
 
 static void virtio_console_kick(struct virtio_dev *vdev, unsigned int queue)
 {
-	struct virtio_console *dev = to_console(vdev);
-	struct virtq *vq = &dev->queue[VIRTIO_CONSOLE_TX_QUEUE];
-	struct virtq_chain chain;
-	uint32_t budget = vq->size;
-	int got = 0;
-
-	if (queue != VIRTIO_CONSOLE_TX_QUEUE || !virtio_dev_active(vdev))
-		return;
-	while (budget && (got = virtq_pop(vq, &chain)) == 1) {
-		if (!virtio_console_print(dev, &chain)) {
-			got = -1;
-			break;
-		}
-		virtq_push(vq, chain.head, 0);
-		budget--;
-	}
-	if (got < 0) {
-		virtio_dev_fail(vdev);
-		return;
-	}
-	virtq_publish(vq);
-	if (virtq_needs_interrupt(vq))
-		vdev->interrupt(vdev, VIRTIO_CONSOLE_TX_QUEUE);
+	if (queue == VIRTIO_CONSOLE_TX_QUEUE)
+		virtio_dev_serve_kick(vdev, &to_console(vdev)->queue[queue], virtio_console_print);
 }
 
 static void virtio_console_reset(struct virtio_dev *vdev)

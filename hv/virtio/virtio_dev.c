@@ -105,3 +105,30 @@ uint32_t virtio_dev_read_config(const struct virtio_dev *dev, unsigned int offse
 			value |= (uint32_t)bytes[offset + i] << (8 * i);
 	return value;
 }
+
+void virtio_dev_serve_kick(struct virtio_dev *dev, struct virtq *vq, virtio_dev_chain_fn serve)
+{
+	struct virtq_chain chain;
+	uint32_t budget = vq->size;
+	int got = 0;
+
+	if (!virtio_dev_active(dev))
+		return;
+	while (budget && (got = virtq_pop(vq, &chain)) == 1) {
+		int64_t written = serve(dev, &chain);
+
+		if (written < 0) {
+			got = -1;
+			break;
+		}
+		virtq_push(vq, chain.head, (uint32_t)written);
+		budget--;
+	}
+	if (got < 0) {
+		virtio_dev_fail(dev);
+		return;
+	}
+	virtq_publish(vq);
+	if (virtq_needs_interrupt(vq))
+		dev->interrupt(dev, vq->index);
+}

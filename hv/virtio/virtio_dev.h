@@ -174,6 +174,26 @@ uint32_t virtio_dev_read_config(const struct virtio_dev *dev, unsigned int offse
  */
 struct virtq *virtio_dev_queue(struct virtio_dev *dev, unsigned int index);
 
+/*
+ * A vCPU-served device's work on one chain: the bytes it wrote into the
+ * chain's device-writable buffers, or -1 when the chain breaks a rule.
+ */
+typedef int64_t (*virtio_dev_chain_fn)(struct virtio_dev *dev, const struct virtq_chain *chain);
+
+/**
+ * virtio_dev_serve_kick() - a vCPU-served device's answer to a kick of a queue
+ * @dev: the device
+ * @vq: the queue kicked
+ * @serve: what the device does with each chain
+ *
+ * Nothing happens unless the device is active. Takes at most the queue's
+ * size of chains (what is left waits for the next kick), hands each back
+ * used with what @serve wrote, then raises the queue's interrupt if the
+ * driver asked for one. A chain @serve refuses, or any broken ring rule,
+ * fails the device.
+ */
+void virtio_dev_serve_kick(struct virtio_dev *dev, struct virtq *vq, virtio_dev_chain_fn serve);
+
 static inline bool virtio_dev_needs_reset(const struct virtio_dev *dev)
 {
 	return __atomic_load_n(&dev->needs_reset, __ATOMIC_RELAXED);

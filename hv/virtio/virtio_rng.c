@@ -24,28 +24,39 @@
  */
 #define VIRTIO_RNG_RETRIES	10
 
+/* One attempt each; CF says whether *word holds a value. */
+static bool rdrand_once(uint64_t *word)
+{
+	bool ok;
+
+	asm volatile("rdrand %0" : "=r"(*word), "=@ccc"(ok));
+	return ok;
+}
+
+static bool rdseed_once(uint64_t *word)
+{
+	bool ok;
+
+	asm volatile("rdseed %0" : "=r"(*word), "=@ccc"(ok));
+	return ok;
+}
+
+static bool virtio_rng_retry(bool (*once)(uint64_t *word), uint64_t *word)
+{
+	for (unsigned int i = 0; i < VIRTIO_RNG_RETRIES; i++)
+		if (once(word))
+			return true;
+	return false;
+}
+
 static bool virtio_rng_rdrand(uint64_t *word)
 {
-	for (unsigned int i = 0; i < VIRTIO_RNG_RETRIES; i++) {
-		bool ok;
-
-		asm volatile("rdrand %0" : "=r"(*word), "=@ccc"(ok));
-		if (ok)
-			return true;
-	}
-	return false;
+	return virtio_rng_retry(rdrand_once, word);
 }
 
 static bool virtio_rng_rdseed(uint64_t *word)
 {
-	for (unsigned int i = 0; i < VIRTIO_RNG_RETRIES; i++) {
-		bool ok;
-
-		asm volatile("rdseed %0" : "=r"(*word), "=@ccc"(ok));
-		if (ok)
-			return true;
-	}
-	return false;
+	return virtio_rng_retry(rdseed_once, word);
 }
 
 virtio_rng_source_fn virtio_rng_pick_source(uint32_t cpuid1_ecx, uint32_t cpuid7_ebx)
@@ -81,8 +92,8 @@ static struct virtq *virtio_rng_queue(struct virtio_dev *vdev, unsigned int inde
 	return index == VIRTIO_RNG_QUEUE ? &to_rng(vdev)->queue : NULL;
 }
 
-/* Fills one request's writable buffers; returns the bytes written. */
-static uint32_t virtio_rng_fill(struct virtio_rng *dev, const struct virtq_chain *chain)
+/* Fills a request's buffers, at most VIRTIO_RNG_CHAIN_MAX bytes; returns how many. */
+static uint32_t virtio_rng_write(struct virtio_rng *dev, const struct virtq_chain *chain)
 {
 	uint32_t written = 0;
 
@@ -107,37 +118,24 @@ static uint32_t virtio_rng_fill(struct virtio_rng *dev, const struct virtq_chain
 	return written;
 }
 
-static void virtio_rng_kick(struct virtio_dev *vdev, unsigned int queue)
+static int64_t virtio_rng_fill(struct virtio_dev *vdev, const struct virtq_chain *chain)
 {
 	struct virtio_rng *dev = to_rng(vdev);
-	struct virtq *vq = &dev->queue;
-	struct virtq_chain chain;
-	uint32_t budget = vq->size;
-	int got = 0;
+	uint32_t written;
 
-	if (queue != VIRTIO_RNG_QUEUE || !virtio_dev_active(vdev))
-		return;
-	while (budget && (got = virtq_pop(vq, &chain)) == 1) {
-		uint32_t written;
+	/* §5.4.6.1: the driver offers device-writable buffers only. */
+	if (chain->readable)
+		return -1;
+	written = virtio_rng_write(dev, chain);
+	dev->stats.requests++;
+	dev->stats.bytes += written;
+	return written;
+}
 
-		/* §5.4.6.1: the driver offers device-writable buffers only. */
-		if (chain.readable) {
-			got = -1;
-			break;
-		}
-		written = virtio_rng_fill(dev, &chain);
-		virtq_push(vq, chain.head, written);
-		dev->stats.requests++;
-		dev->stats.bytes += written;
-		budget--;
-	}
-	if (got < 0) {
-		virtio_dev_fail(vdev);
-		return;
-	}
-	virtq_publish(vq);
-	if (virtq_needs_interrupt(vq))
-		vdev->interrupt(vdev, VIRTIO_RNG_QUEUE);
+static void virtio_rng_kick(struct virtio_dev *vdev, unsigned int queue)
+{
+	if (queue == VIRTIO_RNG_QUEUE)
+		virtio_dev_serve_kick(vdev, &to_rng(vdev)->queue, virtio_rng_fill);
 }
 
 const struct virtio_dev_ops virtio_rng_ops = {

@@ -24,57 +24,12 @@
 #include "guest/guest_net.c"
 #include "guest/guest_virtio.c"
 #include "guest/guest_vsock.c"
+#include "tests/unit/support/glue_stubs.h"
 #include "virtio/virtio_console.h"
 
 #define GUEST_RAM	(1u << 20)
 #define POOL_BYTES	(4u << 20)
 #define OTHER_CID	7
-
-void printk(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-}
-
-void guest_log_gate_init(struct log_gate *gate, struct guest *g)
-{
-	gate->allow = NULL;
-	gate->ctx = g;
-}
-
-void guest_log(struct guest *g, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "[%s] ", g->name);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-}
-
-/* CID 2's counters service is not asked here. */
-void console_capture(struct console_capture *capture)
-{
-	(void)capture;
-}
-
-void guest_print_counters(const struct guest *guest)
-{
-	(void)guest;
-}
-
-uint64_t tsc_hz(void)
-{
-	return 1000000;
-}
-
-void sidecore_wake(struct sidecore *sc)
-{
-	(void)sc;
-}
 
 void vcpu_send_interrupt(struct vcpu *v, uint8_t vector)
 {

@@ -34,6 +34,7 @@
 #include "guest/guest_net.c"
 #include "guest/guest_virtio.c"
 #include "guest/guest_vsock.c"
+#include "tests/unit/support/glue_stubs.h"
 #include "tests/unit/support/vring_driver.h"
 #include "virtio/virtio_console.h"
 
@@ -62,54 +63,6 @@ static struct net_switch test_switch;
 static int in_post, post_overlaps;
 static unsigned long posts, wrong_vectors;
 static unsigned long per_vcpu[GUEST_MAX_VCPUS];
-
-void printk(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-}
-
-/* The races here are not about the bucket: every line goes out. */
-void guest_log_gate_init(struct log_gate *gate, struct guest *g)
-{
-	gate->allow = NULL;
-	gate->ctx = g;
-}
-
-void guest_log(struct guest *g, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "[%s] ", g->name);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-}
-
-/* CID 2's counters service is not asked here. */
-void console_capture(struct console_capture *capture)
-{
-	(void)capture;
-}
-
-void guest_print_counters(const struct guest *guest)
-{
-	(void)guest;
-}
-
-uint64_t tsc_hz(void)
-{
-	return 1000000;
-}
-
-/* The sidecore's wake-up call: no core idles in HLT here. */
-void sidecore_wake(struct sidecore *sc)
-{
-	(void)sc;
-}
 
 /* Sending to a vCPU on another core: an IPI's worth of work. */
 void vcpu_send_interrupt(struct vcpu *v, uint8_t vector)

@@ -23,6 +23,7 @@
 
 #include "net/spsc_ring.h"
 #include "tests/unit/support/stderr_capture.h"
+#include "tests/unit/support/virtio_model.h"
 #include "tests/unit/support/vring_driver.h"
 #include "virtio/virtio_net.h"
 
@@ -78,17 +79,6 @@ static void record_interrupt(struct virtio_dev *dev, unsigned int source)
 	g->interrupts[source]++;
 }
 
-/* The device as the glue creates it: its core's params, its own in type. */
-static bool net_init(struct virtio_net *dev, const char *name, const struct guest_mem *mem,
-		     void *ctx, const struct virtio_net_params *params)
-{
-	struct virtio_dev_params common = { .name = name, .mem = mem,
-					    .interrupt = record_interrupt, .ctx = ctx,
-					    .type = params };
-
-	return !virtio_net_ops.init(&dev->vdev, &common);
-}
-
 /* The driver's bring-up (virtio 1.1 §3.1.1): features, queues, DRIVER_OK. */
 static void guest_configure(struct guest *g, uint64_t features)
 {
@@ -120,7 +110,8 @@ static struct guest *guest_new(struct world *w, unsigned int n, unsigned int sid
 	memset(g->mem.base, 0, GUEST_MEM);
 	mac_of(g->mac, n);
 	memcpy(params.mac, g->mac, ETH_ALEN);
-	assert_true(net_init(&g->dev, names[n], &g->mem, g, &params));
+	assert_true(virtio_model_init(&virtio_net_ops, &g->dev.vdev,
+				      names[n], &g->mem, record_interrupt, g, &params));
 	assert_true(net_switch_add_port(&w->sw, &g->dev.port));
 	return g;
 }
@@ -308,14 +299,18 @@ static void test_init_checks_params(void **state)
 	struct virtio_dev_params common = { .name = "E", .mem = mem, .type = &params };
 	struct virtio_net dev;
 
-	assert_false(net_init(&dev, "E", mem, NULL, &params));	/* a group address */
+	assert_false(virtio_model_init(&virtio_net_ops, &dev.vdev,
+				       "E", mem, record_interrupt, NULL, &params));	/* a group address */
 	params.mac[0] = 0x02;
 	assert_non_null(virtio_net_ops.init(&dev.vdev, &common));	/* no interrupt */
 	params.sw = NULL;
-	assert_false(net_init(&dev, "E", mem, NULL, &params));
+	assert_false(virtio_model_init(&virtio_net_ops, &dev.vdev,
+				       "E", mem, record_interrupt, NULL, &params));
 	params.sw = &w->sw;
-	assert_false(net_init(&dev, "E", mem, NULL, NULL));
-	assert_true(net_init(&dev, "E", mem, NULL, &params));
+	assert_false(virtio_model_init(&virtio_net_ops, &dev.vdev,
+				       "E", mem, record_interrupt, NULL, NULL));
+	assert_true(virtio_model_init(&virtio_net_ops, &dev.vdev,
+				      "E", mem, record_interrupt, NULL, &params));
 	assert_false(net_port_is_up(&dev.port));
 	assert_ptr_equal(dev.port.ctx, &dev);
 	assert_memory_equal(dev.port.mac, params.mac, ETH_ALEN);

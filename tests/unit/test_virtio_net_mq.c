@@ -24,6 +24,7 @@
 
 #include "tests/unit/support/stderr_capture.h"
 #include "tests/unit/support/test_packets.h"
+#include "tests/unit/support/virtio_model.h"
 #include "tests/unit/support/vring_driver.h"
 #include "virtio/virtio_net.h"
 
@@ -69,17 +70,6 @@ static void record_interrupt(struct virtio_dev *dev, unsigned int source)
 	g->interrupts[source]++;
 }
 
-/* The device as the glue creates it: its core's params, its own in type. */
-static bool net_init(struct virtio_net *dev, const char *name, const struct guest_mem *mem,
-		     void *ctx, const struct virtio_net_params *params)
-{
-	struct virtio_dev_params common = { .name = name, .mem = mem,
-					    .interrupt = record_interrupt, .ctx = ctx,
-					    .type = params };
-
-	return !virtio_net_ops.init(&dev->vdev, &common);
-}
-
 /* A guest of pairs queue pairs; its port goes on the switch when attach says so. */
 static struct guest *guest_new(struct world *w, const char *name, uint8_t n, unsigned int pairs,
 			       bool attach)
@@ -96,7 +86,8 @@ static struct guest *guest_new(struct world *w, const char *name, uint8_t n, uns
 	assert_non_null(g->mem.base);
 	memcpy(g->mac, (const uint8_t[]){ 0x52, 0x54, 0x00, 0x12, 0x34, n }, ETH_ALEN);
 	memcpy(params.mac, g->mac, ETH_ALEN);
-	assert_true(net_init(&g->dev, name, &g->mem, g, &params));
+	assert_true(virtio_model_init(&virtio_net_ops, &g->dev.vdev,
+				      name, &g->mem, record_interrupt, g, &params));
 	if (attach)
 		assert_true(net_switch_add_port(&w->sw, &g->dev.port));
 	return g;

@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "tests/unit/support/stderr_capture.h"
+#include "tests/unit/support/virtio_model.h"
 #include "tests/unit/support/vring_driver.h"
 #include "virtio/virtio_vsock.h"
 
@@ -90,17 +91,6 @@ static void record_interrupt(struct virtio_dev *dev, unsigned int source)
 		source = CONFIG_CHANGE;
 	assert_true(source <= CONFIG_CHANGE);
 	g->interrupts[source]++;
-}
-
-/* The device as the glue creates it: its core's params, its own in type. */
-static bool vsock_init(struct virtio_vsock *dev, const char *name, const struct guest_mem *mem,
-		       void *ctx, const struct virtio_vsock_params *params)
-{
-	struct virtio_dev_params common = { .name = name, .mem = mem,
-					    .interrupt = record_interrupt, .ctx = ctx,
-					    .type = params };
-
-	return !virtio_vsock_ops.init(&dev->vdev, &common);
 }
 
 /* The driver's bring-up (virtio 1.1 §3.1.1): features, queues, DRIVER_OK. */
@@ -179,7 +169,8 @@ static struct guest *guest_new(struct world *w, unsigned int n)
 	assert_non_null(g->mem.base);
 	memset(g->mem.base, 0, GUEST_MEM);
 	g->cid = params.cid;
-	assert_true(vsock_init(&g->dev, names[n], &g->mem, g, &params));
+	assert_true(virtio_model_init(&virtio_vsock_ops, &g->dev.vdev,
+				      names[n], &g->mem, record_interrupt, g, &params));
 	assert_true(virtio_vsock_table_add(&w->table, &g->dev));
 	return g;
 }
@@ -371,17 +362,22 @@ static void test_init_and_table(void **state)
 	struct virtio_vsock dev;
 	const struct guest_mem *mem = &w->g[A]->mem;
 
-	assert_false(vsock_init(&dev, "D", mem, NULL, &params));	/* the host's CID */
+	assert_false(virtio_model_init(&virtio_vsock_ops, &dev.vdev,
+				       "D", mem, record_interrupt, NULL, &params));	/* the host's CID */
 	params.cid = 4;
 	params.table = NULL;
-	assert_false(vsock_init(&dev, "D", mem, NULL, &params));
+	assert_false(virtio_model_init(&virtio_vsock_ops, &dev.vdev,
+				       "D", mem, record_interrupt, NULL, &params));
 	params.table = &w->table;
 	params.domain = NULL;
-	assert_false(vsock_init(&dev, "D", mem, NULL, &params));
+	assert_false(virtio_model_init(&virtio_vsock_ops, &dev.vdev,
+				       "D", mem, record_interrupt, NULL, &params));
 	params.domain = &w->domain[0].ops;
-	assert_false(vsock_init(&dev, "D", mem, NULL, NULL));
+	assert_false(virtio_model_init(&virtio_vsock_ops, &dev.vdev,
+				       "D", mem, record_interrupt, NULL, NULL));
 	assert_non_null(virtio_vsock_ops.init(&dev.vdev, &common));	/* no interrupt */
-	assert_true(vsock_init(&dev, "D", mem, NULL, &params));
+	assert_true(virtio_model_init(&virtio_vsock_ops, &dev.vdev,
+				      "D", mem, record_interrupt, NULL, &params));
 	assert_false(virtio_dev_active(&dev.vdev));
 	assert_false(virtio_vsock_table_add(&w->table, &dev));	/* B has CID 4 */
 	assert_int_equal(w->table.count, GUESTS);
@@ -402,11 +398,14 @@ static void test_config_space(void **state)
 	assert_int_equal(virtio_dev_read_config(&w->g[B]->dev.vdev, 0, 4), 4);
 	assert_int_equal(virtio_dev_read_config(&w->g[B]->dev.vdev, 4, 4), 0);
 	/* virtio 1.2 §5.10.4: the upper 32 bits are reserved, 0xffffffff too. */
-	assert_false(vsock_init(&dev, "D", mem, NULL, &params));
+	assert_false(virtio_model_init(&virtio_vsock_ops, &dev.vdev,
+				       "D", mem, record_interrupt, NULL, &params));
 	params.cid = UINT32_MAX;
-	assert_false(vsock_init(&dev, "D", mem, NULL, &params));
+	assert_false(virtio_model_init(&virtio_vsock_ops, &dev.vdev,
+				       "D", mem, record_interrupt, NULL, &params));
 	params.cid = 0xfedcba98;
-	assert_true(vsock_init(&dev, "D", mem, NULL, &params));
+	assert_true(virtio_model_init(&virtio_vsock_ops, &dev.vdev,
+				      "D", mem, record_interrupt, NULL, &params));
 	assert_int_equal(virtio_dev_read_config(&dev.vdev, 0, 4), 0xfedcba98);
 	assert_int_equal(virtio_dev_read_config(&dev.vdev, 4, 4), 0);
 	assert_int_equal(virtio_dev_read_config(&dev.vdev, 1, 1), 0xba);
