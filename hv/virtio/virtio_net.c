@@ -37,6 +37,8 @@
  * sidecore.
  */
 #define CTRL_BUDGET	4
+/* Entries of each queue the driver may use. */
+#define VIRTIO_NET_QUEUE_SIZE	256
 
 _Static_assert(NET_PACKET_MAX_SEGMENTS >= VIRTQ_CHAIN_MAX_SEGMENTS,
 	       "a transmit chain must fit in a packet");
@@ -716,7 +718,7 @@ static void virtio_net_flush_dev(struct virtio_dev *vdev, uint64_t now)
 const struct virtio_dev_ops virtio_net_ops = {
 	.kind = "virtio-net",
 	.device_id = VIRTIO_ID_NET,
-	.queue_size_max = 256,
+	.queue_size_max = VIRTIO_NET_QUEUE_SIZE,
 	.config_size = sizeof(struct virtio_net_config),
 	.size = sizeof(struct virtio_net),
 	.init = virtio_net_init,

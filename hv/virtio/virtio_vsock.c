@@ -808,12 +808,7 @@ static void virtio_vsock_flush_dev(struct virtio_dev *vdev, uint64_t now)
 const struct virtio_dev_ops virtio_vsock_ops = {
 	.kind = "virtio-vsock",
 	.device_id = VIRTIO_ID_VSOCK,
-	/*
-	 * Linux keeps its receiveq full of 4 KiB buffers, so that a 64 KiB
-	 * packet, cut into 16 of them, always finds room while the guest
-	 * keeps up.
-	 */
-	.queue_size_max = 128,
+	.queue_size_max = VIRTIO_VSOCK_QUEUE_SIZE,
 	.config_size = sizeof(struct virtio_vsock_config),
 	.size = sizeof(struct virtio_vsock),
 	.init = virtio_vsock_init,

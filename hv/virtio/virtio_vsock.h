@@ -87,10 +87,16 @@
  */
 #define VIRTIO_VSOCK_STALL_MS		500
 /*
- * Transmit chains a device may hold while their receivers have no room:
- * its whole transmitq (GUEST_VSOCK_QUEUE_SIZE). Past them the queue waits.
+ * Entries of each queue. Linux keeps its receiveq full of 4 KiB buffers,
+ * so that a 64 KiB packet, cut into 16 of them, always finds room while
+ * the guest keeps up.
  */
-#define VIRTIO_VSOCK_PARKED_MAX		128
+#define VIRTIO_VSOCK_QUEUE_SIZE		128
+/*
+ * Transmit chains a device may hold while their receivers have no room:
+ * its whole transmitq. Past them the queue waits.
+ */
+#define VIRTIO_VSOCK_PARKED_MAX		VIRTIO_VSOCK_QUEUE_SIZE
 /* Connections of one sender the device remembers having reset. */
 #define VIRTIO_VSOCK_RESET_SLOTS	4
 /* Devices a table routes between: every guest's. */
