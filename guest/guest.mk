@@ -19,7 +19,7 @@ GUEST_STAMPS   := $(GUEST_KERNEL)/.unpacked $(GUEST_NETPERF)/.unpacked \
 GUEST_COMPRESS ?= gzip
 
 # Module names wanted in the guest; their dependencies come from modules.dep.
-GUEST_MODULES ?= virtio_pci virtio_net virtio_console vmw_vsock_virtio_transport msr
+GUEST_MODULES ?= virtio_pci virtio_net virtio_console virtio_rng vmw_vsock_virtio_transport msr
 
 GUEST_SRCS := guest/init guest/mkinitramfs guest/guest.mk $(wildcard guest/scripts/*.sh guest/scripts/lib/*.sh)
 

@@ -9,6 +9,12 @@ echo "platform: memtotal_kb $(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)"
 echo "platform: clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
 dmesg | grep -iE 'tsc|apic|timer|clocksource|calibrat' | sed 's/^/platform: dmesg /'
 
+# The entropy device, where the guest's section has `rng = yes`
+# (docs/guest-platform.md, "Entropy"): the source Linux's hwrng core took,
+# "none" without one, and 32 bytes read from it, in hex.
+echo "platform: rng_current $(cat /sys/class/misc/hw_random/rng_current 2>/dev/null || echo none)"
+echo "platform: hwrng $(timeout 10 head -c 32 /dev/hwrng 2>/dev/null | od -An -tx1 | tr -d ' \n')"
+
 t0=$(cut -d' ' -f1 /proc/uptime)
 sleep 2
 t1=$(cut -d' ' -f1 /proc/uptime)

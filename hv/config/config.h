@@ -71,6 +71,7 @@ enum config_guest_key {
 	CONFIG_KEY_ON_POWEROFF,
 	CONFIG_KEY_UPLINK,
 	CONFIG_KEY_VSOCK_COUNTERS,
+	CONFIG_KEY_RNG,
 	CONFIG_GUEST_KEY_COUNT
 };
 
@@ -93,6 +94,7 @@ struct config_guest {
 	enum config_action on_poweroff;
 	bool uplink;				/* may exchange frames with the wire */
 	bool vsock_counters;			/* CID 2 serves it its counters (port 1552) */
+	bool rng;				/* has a virtio-rng device */
 };
 
 struct config {

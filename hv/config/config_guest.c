@@ -214,6 +214,11 @@ static const char *config_key_vsock_counters(struct config_guest *guest, const c
 	return config_parse_yes_no(&guest->vsock_counters, value);
 }
 
+static const char *config_key_rng(struct config_guest *guest, const char *value)
+{
+	return config_parse_yes_no(&guest->rng, value);
+}
+
 static const struct {
 	const char *name;
 	const char *(*parse)(struct config_guest *guest, const char *value);
@@ -231,6 +236,7 @@ static const struct {
 	[CONFIG_KEY_ON_POWEROFF] = { "on_poweroff", config_key_on_poweroff },
 	[CONFIG_KEY_UPLINK] = { "uplink", config_key_uplink },
 	[CONFIG_KEY_VSOCK_COUNTERS] = { "vsock_counters", config_key_vsock_counters },
+	[CONFIG_KEY_RNG] = { "rng", config_key_rng },
 };
 
 /**

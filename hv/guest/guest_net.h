@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * guest_net.h - a guest's virtio-net NIC: the virtio-pci function on its
- * PCI bus, the device model behind it, its port on the switch and on the
- * sidecore that serves it.
+ * guest_net.h - a guest's virtio-net NIC: the shared glue's device
+ * (guest_virtio.h) served by a sidecore, and its port on the switch.
  */
 #ifndef SIDECORE_GUEST_GUEST_NET_H
 #define SIDECORE_GUEST_GUEST_NET_H
@@ -10,28 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "guest/guest_device.h"
-#include "sidecore/port.h"
-#include "virtio/guest_mem.h"
-#include "virtio/virtio_net.h"
-#include "virtio/virtio_pci.h"
-
 struct guest;
 struct sidecore;
-
-struct guest_net {
-	struct guest *guest;
-	struct sidecore *sidecore;	/* polls the queues; its lock guards the device */
-	struct guest_device dev;	/* in the guest's registry */
-	struct sidecore_port port;	/* in the sidecore's loop */
-	struct guest_mem mem;
-	struct log_gate log_gate;	/* the guest's bucket, for mem and pci */
-	struct virtio_pci_device_ops ops;	/* features and queues follow the vCPU count */
-	struct virtio_pci pci;
-	struct virtio_net net;
-	bool needs_reset_reported;
-	uint64_t bad_msi;		/* MSI-X messages the guest misprogrammed */
-};
 
 /**
  * guest_net_create() - gives a guest a virtio-net NIC served by a sidecore

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * guest_virtio.h - what every virtio device's glue does the same way: its
- * MSI-X messages through the guest's one delivery path, BAR accesses and
- * the restart reset under the lock that guards the device.
+ * guest_virtio.h - the glue of every virtio device of a guest: a device
+ * model behind a virtio-pci function on the guest's bus (struct
+ * guest_virtio), its MSI-X messages through the guest's one delivery path,
+ * BAR accesses and the restart reset under the lock that guards it, and
+ * its sidecore port when a sidecore polls it.
  */
 #ifndef SIDECORE_GUEST_GUEST_VIRTIO_H
 #define SIDECORE_GUEST_GUEST_VIRTIO_H
@@ -11,48 +13,74 @@
 #include <stdint.h>
 
 #include "arch/spinlock.h"
+#include "guest/guest_device.h"
+#include "lib/log.h"
+#include "sidecore/port.h"
+#include "virtio/guest_mem.h"
+#include "virtio/virtio_dev.h"
 #include "virtio/virtio_pci.h"
 
 struct guest;
+struct sidecore;
+
+/*
+ * A device model on a guest's bus: one page-rounded allocation from the
+ * guest's node holds this and, after it, the model (its ops->size bytes).
+ * One lock guards the function and the model: any of the guest's vCPUs may
+ * reach them at once, through the BAR or through config space (the bus
+ * takes it as the function's lock, vdev/pci.h). A model served on the vCPU
+ * that kicks it has a lock of its own; one a sidecore polls has the
+ * sidecore's, which its pass holds (docs/data-path.md, "Locking"). The
+ * model's sink and the MSI path run under it and take only the console's
+ * locks.
+ */
+struct guest_virtio {
+	struct guest *guest;
+	struct sidecore *sidecore;	/* polls the model; NULL: served on the kicking vCPU */
+	struct spinlock lock;		/* a vCPU-served model's */
+	struct spinlock *guard;		/* the lock that guards it: lock or the sidecore's */
+	struct guest_device dev;	/* in the guest's registry */
+	struct sidecore_port port;	/* in the sidecore's loop */
+	struct guest_mem mem;
+	struct log_gate log_gate;	/* the guest's bucket, for mem and pci */
+	struct virtio_pci_device_ops pci_ops;	/* the transport's view of the model */
+	struct virtio_pci pci;
+	uint64_t bad_msi;		/* MSI-X messages the guest misprogrammed */
+	uint64_t bytes;			/* of the allocation */
+	/* Undoes what the device type's glue added (a switch port, a CID); NULL: nothing. */
+	void (*unlink)(struct guest_virtio *gv);
+	struct virtio_dev *vdev;	/* the model, in the same allocation */
+};
 
 /**
- * guest_virtio_send_msi() - delivers a device's MSI-X message to its guest
+ * guest_virtio_create() - gives a guest a virtio device
+ * @g: the guest, created and not yet running
+ * @sc: the sidecore that polls it (its ops have poll and flush), handed down
+ *	by whoever placed the guest; NULL for a device served on the vCPU
+ *	that kicks it (its ops have kick)
+ * @ops: the device type (virtio_console_ops, virtio_rng_ops, virtio_vsock_ops)
+ * @type: the device type's own parameters, or NULL
+ *
+ * The device's memory comes from the guest's node. It is registered with
+ * the guest (its PCI slot, BAR and restart reset) and attached to @sc. A
+ * kick of a vCPU-served device is served before the kicking vCPU returns
+ * to the guest.
+ *
+ * Return: the device, or NULL (reported, with the model's reason when it
+ * refuses to exist) when any of that fails; a device registered before the
+ * failure is released by guest_device_remove_all().
+ */
+struct guest_virtio *guest_virtio_create(struct guest *g, struct sidecore *sc,
+					 const struct virtio_dev_ops *ops, const void *type);
+
+/**
+ * guest_virtio_find() - a guest's device of a type
  * @g: the guest
- * @device: the device's name, for the report ("virtio-net")
- * @bad_msi: the device's count of messages dropped; the first is reported
- * @address: the message address, as the guest programmed it
- * @data: the message data, likewise
- */
-void guest_virtio_send_msi(struct guest *g, const char *device, uint64_t *bad_msi,
-			   uint64_t address, uint32_t data);
-
-/**
- * guest_virtio_mmio() - a vCPU's access to a function's BAR
- * @fn: the function
- * @lock: the lock that guards it
- * @gpa: the guest-physical address accessed
- * @size: 1, 2, 4 or 8 bytes
- * @write: a store (@value holds it) or a load (@value receives it)
- * @value: the data
+ * @ops: the device type
  *
- * Decode and access happen under one hold of @lock: a config write on
- * another vCPU may move the BAR.
- *
- * Return: VIRTIO_PCI_NO_NOTIFY for an access that notified no queue, the
- * queue a store notified, or -2 when the BAR is not at @gpa.
+ * Return: its first device of that type, or NULL.
  */
-int guest_virtio_mmio(struct virtio_pci *fn, struct spinlock *lock, uint64_t gpa,
-		      unsigned int size, bool write, uint64_t *value);
-
-/* guest_virtio_mmio(): no BAR of this function is at the address. */
-#define GUEST_VIRTIO_UNCLAIMED	(-2)
-
-/**
- * guest_virtio_reset() - a restart's reset of a function, as the driver's
- * write of 0 to device_status would do (virtio 1.1 §2.1.2)
- * @fn: the function
- * @lock: the lock that guards it
- */
-void guest_virtio_reset(struct virtio_pci *fn, struct spinlock *lock);
+const struct guest_virtio *guest_virtio_find(const struct guest *g,
+					     const struct virtio_dev_ops *ops);
 
 #endif

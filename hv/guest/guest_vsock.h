@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * guest_vsock.h - a guest's virtio-vsock device: the virtio-pci function on
- * its PCI bus, the device model behind it, its entry in the CID table of
- * the sidecore that serves it and its port on that sidecore.
+ * guest_vsock.h - a guest's virtio-vsock device: the shared glue's device
+ * (guest_virtio.h) served by a sidecore, and its entry in the CID table
+ * through which every guest's device reaches it.
  */
 #ifndef SIDECORE_GUEST_GUEST_VSOCK_H
 #define SIDECORE_GUEST_GUEST_VSOCK_H
@@ -10,27 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "guest/guest_device.h"
-#include "sidecore/port.h"
-#include "virtio/guest_mem.h"
-#include "virtio/virtio_pci.h"
-#include "virtio/virtio_vsock.h"
-
 struct guest;
 struct sidecore;
-
-struct guest_vsock {
-	struct guest *guest;
-	struct sidecore *sidecore;	/* polls the queues; its lock guards the device */
-	struct guest_device dev;	/* in the guest's registry */
-	struct sidecore_port port;	/* in the sidecore's loop */
-	struct guest_mem mem;
-	struct log_gate log_gate;	/* the guest's bucket, for mem and pci */
-	struct virtio_pci pci;
-	struct virtio_vsock vsock;
-	bool needs_reset_reported;
-	uint64_t bad_msi;		/* MSI-X messages the guest misprogrammed */
-};
 
 /**
  * guest_vsock_create() - gives a guest a virtio-vsock device served by a sidecore
@@ -39,8 +20,8 @@ struct guest_vsock {
  * @cid: the guest's CID (the config's `cid`), 3 or more
  *
  * The device's memory comes from the guest's node. It is registered with
- * the guest (its PCI slot, BAR and restart reset), put in @sc's CID table,
- * so that the other guests @sc serves reach it, and attached to @sc.
+ * the guest (its PCI slot, BAR and restart reset), put in the CID table,
+ * so that the other guests reach it, and attached to @sc.
  *
  * Return: false (reported) when any of that fails.
  */

@@ -14,13 +14,15 @@
 #include "config/config_guest.h"
 #include "config/plan.h"
 #include "guest/guest.h"
-#include "guest/guest_console.h"
 #include "guest/guest_net.h"
+#include "guest/guest_virtio.h"
 #include "guest/guest_vsock.h"
 #include "init/guests.h"
 #include "lib/printf.h"
 #include "mm/page_alloc.h"
 #include "sidecore/sidecore.h"
+#include "virtio/virtio_console.h"
+#include "virtio/virtio_rng.h"
 #include "vmx/vmx.h"
 
 /* Per node, kept back from guests for EPT tables, VMCS pages and buffers. */
@@ -87,9 +89,14 @@ static void guests_create_one(const struct config_guest *cg, const struct plan_g
 		return;
 	}
 	g->print_counters = guests_print_counters;
-	/* A guest with a `cid` in its section also gets a vsock device (docs/config.md). */
-	if (!guest_net_create(g, sc, cg->mac, cg->uplink) || !guest_console_create(g) ||
-	    (cg->key_line[CONFIG_KEY_CID] && !guest_vsock_create(g, sc, cg->cid))) {
+	/*
+	 * A guest with a `cid` in its section also gets a vsock device, one
+	 * with `rng = yes` an entropy device (docs/config.md).
+	 */
+	if (!guest_net_create(g, sc, cg->mac, cg->uplink) ||
+	    !guest_virtio_create(g, NULL, &virtio_console_ops, NULL) ||
+	    (cg->key_line[CONFIG_KEY_CID] && !guest_vsock_create(g, sc, cg->cid)) ||
+	    (cg->rng && !guest_virtio_create(g, NULL, &virtio_rng_ops, NULL))) {
 		/* All or nothing: no port of a guest that never runs stays polled or switched. */
 		guest_device_remove_all(g);
 		printk("guest %s: not started\n", cg->name);

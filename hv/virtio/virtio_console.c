@@ -7,64 +7,56 @@
 #include <stddef.h>
 #include <string.h>
 
+#include <linux/virtio_ids.h>
+
+#include "lib/container.h"
 #include "virtio/virtio_console.h"
 
-void virtio_console_init(struct virtio_console *dev, const char *name,
-			 const struct guest_mem *mem, text_line_fn sink, void *sink_ctx,
-			 virtio_console_interrupt_fn interrupt, void *ctx)
+/* Linux's driver keeps one buffer in flight on the transmitq and a few on the receiveq. */
+#define VIRTIO_CONSOLE_QUEUE_SIZE	64
+
+static struct virtio_console *to_console(struct virtio_dev *dev)
 {
-	memset(dev, 0, sizeof(*dev));
-	dev->name = name;
-	dev->interrupt = interrupt;
-	dev->ctx = ctx;
-	text_line_init(&dev->out, sink, sink_ctx);
-	for (unsigned int i = 0; i < VIRTIO_CONSOLE_QUEUES; i++)
-		virtq_init(&dev->queue[i], mem, name, i);
+	return container_of(dev, struct virtio_console, vdev);
 }
 
-uint32_t virtio_console_read_config(const struct virtio_console *dev, unsigned int offset,
-				    unsigned int size)
+static const char *virtio_console_init(struct virtio_dev *vdev,
+				       const struct virtio_dev_params *params)
+{
+	struct virtio_console *dev = to_console(vdev);
+
+	memset(dev, 0, sizeof(*dev));
+	if (!params->sink ||
+	    !virtio_dev_init(vdev, &virtio_console_ops, params, 0, VIRTIO_CONSOLE_QUEUES))
+		return "bad parameters";
+	text_line_init(&dev->out, params->sink, params->sink_ctx);
+	for (unsigned int i = 0; i < VIRTIO_CONSOLE_QUEUES; i++)
+		virtq_init(&dev->queue[i], params->mem, params->name, i);
+	return NULL;
+}
+
+static struct virtq *virtio_console_queue(struct virtio_dev *vdev, unsigned int index)
+{
+	return index < VIRTIO_CONSOLE_QUEUES ? &to_console(vdev)->queue[index] : NULL;
+}
+
+static void virtio_console_config(const struct virtio_dev *vdev, void *bytes)
 {
 	/* cols and rows are 0 (no F_SIZE); one port (no F_MULTIPORT). */
 	const struct virtio_console_config config = { .max_nr_ports = 1 };
-	uint32_t value = 0;
 
-	(void)dev;
-	if (offset > sizeof(config) || size > sizeof(config) - offset || size > sizeof(value))
-		return 0;
-	memcpy(&value, (const uint8_t *)&config + offset, size);
-	return value;
+	(void)vdev;
+	memcpy(bytes, &config, sizeof(config));
 }
 
-int virtio_console_enable_queue(struct virtio_console *dev, unsigned int queue,
-				const struct virtq_layout *layout, uint64_t features)
+/* One transmit chain to the sink; -1 if it holds a device-writable buffer. */
+static int64_t virtio_console_print(struct virtio_dev *vdev, const struct virtq_chain *chain)
 {
-	struct virtq *vq;
-
-	if (queue >= VIRTIO_CONSOLE_QUEUES)
-		return -1;
-	vq = &dev->queue[queue];
-	if (virtq_enable(vq, layout, features) < 0) {
-		dev->needs_reset = true;
-		return -1;
-	}
-	if (queue == VIRTIO_CONSOLE_TX_QUEUE)
-		virtq_enable_notify(vq);
-	return 0;
-}
-
-void virtio_console_start(struct virtio_console *dev)
-{
-	dev->running = true;
-}
-
-/* One transmit chain to the sink; false if it holds a device-writable buffer. */
-static bool virtio_console_print(struct virtio_console *dev, const struct virtq_chain *chain)
-{
+	struct virtio_console *dev = to_console(vdev);
 	uint32_t left = VIRTIO_CONSOLE_CHAIN_MAX;
 
 	if (chain->writable)
-		return false;
+		return -1;
 	for (unsigned int i = 0; i < chain->count; i++) {
 		const struct virtq_segment *s = &chain->segment[i];
 		uint32_t n = s->len < left ? s->len : left;
@@ -76,40 +68,30 @@ static bool virtio_console_print(struct virtio_console *dev, const struct virtq_
 	dev->stats.tx_bytes += VIRTIO_CONSOLE_CHAIN_MAX - left;
 	dev->stats.tx_truncated += chain->readable - (VIRTIO_CONSOLE_CHAIN_MAX - left);
 	dev->stats.tx_chains++;
-	return true;
+	return 0;
 }
 
-void virtio_console_kick(struct virtio_console *dev, unsigned int queue)
+static void virtio_console_kick(struct virtio_dev *vdev, unsigned int queue)
 {
-	struct virtq *vq = &dev->queue[VIRTIO_CONSOLE_TX_QUEUE];
-	struct virtq_chain chain;
-	uint32_t budget = vq->size;
-	int got = 0;
-
-	if (queue != VIRTIO_CONSOLE_TX_QUEUE || !dev->running || dev->needs_reset)
-		return;
-	while (budget && (got = virtq_pop(vq, &chain)) == 1) {
-		if (!virtio_console_print(dev, &chain)) {
-			got = -1;
-			break;
-		}
-		virtq_push(vq, chain.head, 0);
-		budget--;
-	}
-	if (got < 0) {
-		dev->needs_reset = true;
-		return;
-	}
-	virtq_publish(vq);
-	if (virtq_needs_interrupt(vq))
-		dev->interrupt(dev, VIRTIO_CONSOLE_TX_QUEUE);
+	if (queue == VIRTIO_CONSOLE_TX_QUEUE)
+		virtio_dev_serve_kick(vdev, &to_console(vdev)->queue[queue], virtio_console_print);
 }
 
-void virtio_console_reset(struct virtio_console *dev)
+static void virtio_console_reset(struct virtio_dev *vdev)
 {
-	text_line_flush(&dev->out);
-	for (unsigned int i = 0; i < VIRTIO_CONSOLE_QUEUES; i++)
-		virtq_reset(&dev->queue[i]);
-	dev->running = false;
-	dev->needs_reset = false;
+	text_line_flush(&to_console(vdev)->out);
 }
+
+const struct virtio_dev_ops virtio_console_ops = {
+	.kind = "virtio-console",
+	.device_id = VIRTIO_ID_CONSOLE,
+	.queue_size_max = VIRTIO_CONSOLE_QUEUE_SIZE,
+	.config_size = sizeof(struct virtio_console_config),
+	.notify_queues = 1ull << VIRTIO_CONSOLE_TX_QUEUE,
+	.size = sizeof(struct virtio_console),
+	.init = virtio_console_init,
+	.queue = virtio_console_queue,
+	.config = virtio_console_config,
+	.kick = virtio_console_kick,
+	.reset = virtio_console_reset,
+};

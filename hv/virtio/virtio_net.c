@@ -17,7 +17,9 @@
 #include <string.h>
 
 #include <linux/virtio_config.h>
+#include <linux/virtio_ids.h>
 
+#include "lib/container.h"
 #include "net/fair.h"
 #include "net/flow.h"
 #include "net/net.h"
@@ -35,30 +37,22 @@
  * sidecore.
  */
 #define CTRL_BUDGET	4
+/* Entries of each queue the driver may use. */
+#define VIRTIO_NET_QUEUE_SIZE	256
 
 _Static_assert(NET_PACKET_MAX_SEGMENTS >= VIRTQ_CHAIN_MAX_SEGMENTS,
 	       "a transmit chain must fit in a packet");
 _Static_assert(VIRTIO_NET_MAX_PAIRS <= NET_FAIR_MAX_SOURCES,
 	       "every transmitq must be a source of one fair pass");
 
+static struct virtio_net *to_net(struct virtio_dev *vdev)
+{
+	return container_of(vdev, struct virtio_net, vdev);
+}
+
 static bool has_feature(const struct virtio_net *dev, unsigned int bit)
 {
-	return dev->features & FEATURE(bit);
-}
-
-static bool virtio_net_active(const struct virtio_net *dev)
-{
-	return __atomic_load_n(&dev->running, __ATOMIC_ACQUIRE) &&
-	       !__atomic_load_n(&dev->needs_reset, __ATOMIC_RELAXED);
-}
-
-/* A queue broke: stop the port and tell the driver through a config change. */
-static void virtio_net_fail(struct virtio_net *dev)
-{
-	if (__atomic_exchange_n(&dev->needs_reset, true, __ATOMIC_RELAXED))
-		return;
-	net_port_set_up(&dev->port, false);
-	dev->interrupt(dev, VIRTIO_NET_CONFIG_CHANGE);
+	return virtio_dev_has(&dev->vdev, bit);
 }
 
 static bool virtio_net_port_deliver(struct net_port *port, const struct net_packet *pkt)
@@ -66,29 +60,32 @@ static bool virtio_net_port_deliver(struct net_port *port, const struct net_pack
 	return virtio_net_deliver(port->ctx, pkt);
 }
 
-bool virtio_net_init(struct virtio_net *dev, const struct virtio_net_params *params)
+static const char *virtio_net_init(struct virtio_dev *vdev, const struct virtio_dev_params *common)
 {
+	const struct virtio_net_params *params = common->type;
+	struct virtio_net *dev = to_net(vdev);
+	unsigned int pairs;
+
 	memset(dev, 0, sizeof(*dev));
-	if (!params->mem || !params->sw || !params->interrupt || net_mac_is_group(params->mac))
-		return false;
-	dev->sw = params->sw;
-	dev->interrupt = params->interrupt;
-	dev->ctx = params->ctx;
-	dev->name = params->name;
-	dev->tx_holdoff = params->tx_holdoff;
-	dev->max_pairs = params->max_pairs < 1 ? 1 :
-			 params->max_pairs > VIRTIO_NET_MAX_PAIRS ? VIRTIO_NET_MAX_PAIRS :
-			 params->max_pairs;
-	dev->active_pairs = 1;
+	if (!params || !params->sw || net_mac_is_group(params->mac))
+		return "bad parameters";
+	pairs = params->max_pairs < 1 ? 1 :
+		params->max_pairs > VIRTIO_NET_MAX_PAIRS ? VIRTIO_NET_MAX_PAIRS : params->max_pairs;
 	/*
 	 * One pair offers what it always did: no control queue, nothing a
 	 * single-vCPU guest's driver would set up or send.
 	 */
-	dev->offered = VIRTIO_NET_DEVICE_FEATURES |
-		       (dev->max_pairs > 1 ? VIRTIO_NET_MQ_FEATURES : 0);
+	if (!virtio_dev_init(vdev, &virtio_net_ops, common,
+			     VIRTIO_NET_DEVICE_FEATURES | (pairs > 1 ? VIRTIO_NET_MQ_FEATURES : 0),
+			     2 * pairs + (pairs > 1)))
+		return "bad parameters";
+	dev->sw = params->sw;
+	dev->tx_holdoff = params->tx_holdoff;
+	dev->max_pairs = pairs;
+	dev->active_pairs = 1;
 	for (unsigned int i = 0; i < 2 * VIRTIO_NET_MAX_PAIRS; i++)
-		virtq_init(&dev->queue[i], params->mem, params->name, i);
-	virtq_init(&dev->ctrl, params->mem, params->name, 2 * dev->max_pairs);
+		virtq_init(&dev->queue[i], common->mem, common->name, i);
+	virtq_init(&dev->ctrl, common->mem, common->name, 2 * dev->max_pairs);
 
 	memcpy(dev->config.mac, params->mac, ETH_ALEN);
 	dev->config.status = VIRTIO_NET_S_LINK_UP;
@@ -98,37 +95,23 @@ bool virtio_net_init(struct virtio_net *dev, const struct virtio_net_params *par
 	dev->port.sidecore = params->sidecore;
 	dev->port.deliver = virtio_net_port_deliver;
 	dev->port.ctx = dev;
-	return true;
+	return NULL;
 }
 
-uint64_t virtio_net_device_features(const struct virtio_net *dev)
-{
-	return dev->offered;
-}
-
-unsigned int virtio_net_queue_count(const struct virtio_net *dev)
-{
-	return 2 * dev->max_pairs + (dev->max_pairs > 1);
-}
-
-bool virtio_net_set_features(struct virtio_net *dev, uint64_t features)
+static bool virtio_net_features_ok(const struct virtio_dev *vdev, uint64_t features)
 {
 	bool csum = features & FEATURE(VIRTIO_NET_F_CSUM);
 	bool guest_csum = features & FEATURE(VIRTIO_NET_F_GUEST_CSUM);
 
-	if (features & ~dev->offered || !(features & FEATURE(VIRTIO_F_VERSION_1)))
-		return false;
+	(void)vdev;
 	/* virtio 1.2 §5.1.3.1: MQ needs the queue its command comes through. */
 	if (features & FEATURE(VIRTIO_NET_F_MQ) && !(features & FEATURE(VIRTIO_NET_F_CTRL_VQ)))
 		return false;
 	/* §5.1.3.1: segmentation needs checksum offload in the same direction. */
 	if (!csum && features & (FEATURE(VIRTIO_NET_F_HOST_TSO4) | FEATURE(VIRTIO_NET_F_HOST_TSO6)))
 		return false;
-	if (!guest_csum &&
-	    features & (FEATURE(VIRTIO_NET_F_GUEST_TSO4) | FEATURE(VIRTIO_NET_F_GUEST_TSO6)))
-		return false;
-	dev->features = features;
-	return true;
+	return guest_csum ||
+	       !(features & (FEATURE(VIRTIO_NET_F_GUEST_TSO4) | FEATURE(VIRTIO_NET_F_GUEST_TSO6)));
 }
 
 /*
@@ -141,39 +124,42 @@ static unsigned int virtio_net_usable_pairs(const struct virtio_net *dev)
 	return has_feature(dev, VIRTIO_NET_F_MQ) ? dev->max_pairs : 1;
 }
 
-int virtio_net_enable_queue(struct virtio_net *dev, unsigned int queue,
-			    const struct virtq_layout *layout)
+static struct virtq *virtio_net_queue(struct virtio_dev *vdev, unsigned int index)
 {
+	struct virtio_net *dev = to_net(vdev);
 	unsigned int data_queues = 2 * virtio_net_usable_pairs(dev);
-	struct virtq *vq;
 
-	if (queue < data_queues) {
-		vq = &dev->queue[queue];
-	} else if (queue == data_queues && has_feature(dev, VIRTIO_NET_F_CTRL_VQ)) {
-		vq = &dev->ctrl;
-		/* Its index, quoted in messages and interrupts, follows the features. */
-		vq->index = queue;
-	} else {
-		return -1;
-	}
-	if (virtq_enable(vq, layout, dev->features) < 0) {
-		virtio_net_fail(dev);
-		return -1;
-	}
-	return 0;
+	if (index < data_queues)
+		return &dev->queue[index];
+	if (index != data_queues || !has_feature(dev, VIRTIO_NET_F_CTRL_VQ))
+		return NULL;
+	/* Its index, quoted in messages and interrupts, follows the features. */
+	dev->ctrl.index = index;
+	return &dev->ctrl;
 }
 
-void virtio_net_start(struct virtio_net *dev)
+static void virtio_net_config(const struct virtio_dev *vdev, void *bytes)
 {
-	__atomic_store_n(&dev->running, true, __ATOMIC_RELEASE);
-	if (!virtio_net_needs_reset(dev))
-		net_port_set_up(&dev->port, true);
+	memcpy(bytes, &container_of(vdev, const struct virtio_net, vdev)->config,
+	       sizeof(struct virtio_net_config));
 }
 
-void virtio_net_reset(struct virtio_net *dev)
+static void virtio_net_start(struct virtio_dev *vdev)
 {
-	net_port_set_up(&dev->port, false);
-	__atomic_store_n(&dev->running, false, __ATOMIC_RELEASE);
+	net_port_set_up(&to_net(vdev)->port, true);
+}
+
+/* A queue broke, or the driver reset the device: the port goes down. */
+static void virtio_net_stop(struct virtio_dev *vdev)
+{
+	net_port_set_up(&to_net(vdev)->port, false);
+}
+
+static void virtio_net_reset(struct virtio_dev *vdev)
+{
+	struct virtio_net *dev = to_net(vdev);
+
+	/* Every queue, whatever the features mapped: the core resets only those. */
 	for (unsigned int i = 0; i < 2 * dev->max_pairs; i++)
 		virtq_reset(&dev->queue[i]);
 	virtq_reset(&dev->ctrl);
@@ -188,26 +174,6 @@ void virtio_net_reset(struct virtio_net *dev)
 	dev->active_pairs = 1;
 	dev->tx_next = 0;
 	memset(dev->flow, 0, sizeof(dev->flow));
-	dev->features = 0;
-	__atomic_store_n(&dev->needs_reset, false, __ATOMIC_RELAXED);
-}
-
-bool virtio_net_needs_reset(const struct virtio_net *dev)
-{
-	return __atomic_load_n(&dev->needs_reset, __ATOMIC_RELAXED);
-}
-
-uint32_t virtio_net_read_config(const struct virtio_net *dev, uint32_t offset,
-				unsigned int size)
-{
-	const uint8_t *bytes = (const uint8_t *)&dev->config;
-	uint32_t value = 0;
-
-	for (unsigned int i = 0; i < size && i < 4; i++) {
-		if (offset < sizeof(dev->config) && i < sizeof(dev->config) - offset)
-			value |= (uint32_t)bytes[offset + i] << (8 * i);
-	}
-	return value;
 }
 
 /* Copies the first len readable bytes of a chain to buf. */
@@ -368,7 +334,7 @@ static unsigned int virtio_net_poll_txq(struct virtio_net *dev, unsigned int ind
 		done++;
 	}
 	if (got < 0) {
-		virtio_net_fail(dev);
+		virtio_dev_fail(&dev->vdev);
 		return done;
 	}
 	if (done && dev->tx_holdoff) {
@@ -376,7 +342,7 @@ static unsigned int virtio_net_poll_txq(struct virtio_net *dev, unsigned int ind
 	} else if (done) {
 		virtq_publish(vq);
 		if (virtq_needs_interrupt(vq))
-			dev->interrupt(dev, VIRTIO_NET_TXQ(index));
+			dev->vdev.interrupt(&dev->vdev, VIRTIO_NET_TXQ(index));
 	}
 	return done;
 }
@@ -386,7 +352,7 @@ static unsigned int virtio_net_poll_source(void *ctx, unsigned int source, unsig
 {
 	struct virtio_net *dev = ctx;
 
-	return virtio_net_active(dev) ? virtio_net_poll_txq(dev, source, max) : 0;
+	return virtio_dev_active(&dev->vdev) ? virtio_net_poll_txq(dev, source, max) : 0;
 }
 
 /* The first writable byte of a chain, where a command's ack goes. */
@@ -451,12 +417,12 @@ static void virtio_net_poll_ctrl(struct virtio_net *dev)
 		done++;
 	}
 	if (got < 0)
-		virtio_net_fail(dev);
+		virtio_dev_fail(&dev->vdev);
 	if (!done)
 		return;
 	virtq_publish(vq);
 	if (virtq_needs_interrupt(vq))
-		dev->interrupt(dev, vq->index);
+		dev->vdev.interrupt(&dev->vdev, vq->index);
 }
 
 /*
@@ -481,11 +447,11 @@ static unsigned int virtio_net_poll_pairs(struct virtio_net *dev, unsigned int b
 
 unsigned int virtio_net_poll_tx(struct virtio_net *dev, unsigned int budget)
 {
-	if (!virtio_net_active(dev))
+	if (!virtio_dev_active(&dev->vdev))
 		return 0;
 	if (dev->ctrl.ready) {
 		virtio_net_poll_ctrl(dev);
-		if (!virtio_net_active(dev))
+		if (!virtio_dev_active(&dev->vdev))
 			return 0;
 	}
 	if (dev->active_pairs == 1)
@@ -585,7 +551,7 @@ static bool virtio_net_break_rx(struct virtio_net *dev, struct virtq *vq, const 
 				uint64_t detail)
 {
 	virtq_break(vq, reason, detail);
-	virtio_net_fail(dev);
+	virtio_dev_fail(&dev->vdev);
 	dev->port.stats.rx_drops++;
 	return false;
 }
@@ -635,7 +601,7 @@ bool virtio_net_deliver(struct virtio_net *dev, const struct net_packet *pkt)
 	uint16_t buffers = 0;
 	int got;
 
-	if (!virtio_net_active(dev))
+	if (!virtio_dev_active(&dev->vdev))
 		return virtio_net_drop_rx(dev, vq, 0, NULL);
 	if (!virtio_net_accepts_offloads(dev, &hdr))
 		return virtio_net_drop_rx(dev, vq, 0, &dev->stats.rx_offloads);
@@ -647,7 +613,7 @@ bool virtio_net_deliver(struct virtio_net *dev, const struct net_packet *pkt)
 	while (s.done < s.total) {
 		got = virtq_pop(vq, &chain);
 		if (got < 0) {
-			virtio_net_fail(dev);
+			virtio_dev_fail(&dev->vdev);
 			dev->port.stats.rx_drops++;
 			return false;
 		}
@@ -721,14 +687,14 @@ static void virtio_net_flush_pair(struct virtio_net *dev, unsigned int index, ui
 	if (due) {
 		pair->tx_waiting = false;
 		if (virtq_needs_interrupt(tx))
-			dev->interrupt(dev, VIRTIO_NET_TXQ(index));
+			dev->vdev.interrupt(&dev->vdev, VIRTIO_NET_TXQ(index));
 	}
 	if (!received)
 		return;
 	pair->rx_unpublished = false;
 	virtq_publish(rx);
 	if (virtq_needs_interrupt(rx))
-		dev->interrupt(dev, VIRTIO_NET_RXQ(index));
+		dev->vdev.interrupt(&dev->vdev, VIRTIO_NET_RXQ(index));
 }
 
 void virtio_net_flush(struct virtio_net *dev, uint64_t now)
@@ -737,3 +703,30 @@ void virtio_net_flush(struct virtio_net *dev, uint64_t now)
 	for (unsigned int i = 0; i < dev->max_pairs; i++)
 		virtio_net_flush_pair(dev, i, now);
 }
+
+static unsigned int virtio_net_poll(struct virtio_dev *vdev, unsigned int budget)
+{
+	return virtio_net_poll_tx(to_net(vdev), budget);
+}
+
+static void virtio_net_flush_dev(struct virtio_dev *vdev, uint64_t now)
+{
+	virtio_net_flush(to_net(vdev), now);
+}
+
+const struct virtio_dev_ops virtio_net_ops = {
+	.kind = "virtio-net",
+	.device_id = VIRTIO_ID_NET,
+	.queue_size_max = VIRTIO_NET_QUEUE_SIZE,
+	.config_size = sizeof(struct virtio_net_config),
+	.size = sizeof(struct virtio_net),
+	.init = virtio_net_init,
+	.queue = virtio_net_queue,
+	.config = virtio_net_config,
+	.features_ok = virtio_net_features_ok,
+	.start = virtio_net_start,
+	.stop = virtio_net_stop,
+	.reset = virtio_net_reset,
+	.poll = virtio_net_poll,
+	.flush = virtio_net_flush_dev,
+};

@@ -24,7 +24,7 @@
 #include <linux/virtio_net.h>
 
 #include "net/net.h"
-#include "virtio/guest_mem.h"
+#include "virtio/virtio_dev.h"
 #include "virtio/virtq.h"
 
 /*
@@ -40,13 +40,6 @@
 #define VIRTIO_NET_MAX_QUEUES	(2 * VIRTIO_NET_MAX_PAIRS + 1)
 /* Flows whose transmit pair a device remembers, by hash (a power of two). */
 #define VIRTIO_NET_FLOW_SLOTS	256
-/* Interrupt source for a configuration change (the device needs a reset). */
-#define VIRTIO_NET_CONFIG_CHANGE VIRTIO_NET_MAX_QUEUES
-
-struct virtio_net;
-
-/* source: a queue's index (as the transport numbers them) or VIRTIO_NET_CONFIG_CHANGE. */
-typedef void (*virtio_net_interrupt_fn)(struct virtio_net *dev, unsigned int source);
 
 /* Why packets were dropped, beyond the port's totals. */
 struct virtio_net_stats {
@@ -82,6 +75,7 @@ struct virtio_net_flow {
 };
 
 struct virtio_net {
+	struct virtio_dev vdev;	/* first: the glue allocates the model through it */
 	struct net_port port;	/* the device's switch port; port.ctx is the device */
 	struct virtq queue[2 * VIRTIO_NET_MAX_PAIRS];	/* receiveq1, transmitq1, ... */
 	struct virtq ctrl;	/* the control queue, when CTRL_VQ is negotiated */
@@ -91,26 +85,16 @@ struct virtio_net {
 	unsigned int tx_next;		/* the pair whose transmitq goes first next poll */
 	struct virtio_net_flow flow[VIRTIO_NET_FLOW_SLOTS];	/* with several pairs active */
 	struct net_switch *sw;
-	virtio_net_interrupt_fn interrupt;
-	void *ctx;		/* the integrator's (e.g. the transport) */
-	const char *name;
-	uint64_t offered;	/* feature bits offered */
-	uint64_t features;	/* negotiated */
 	struct virtio_net_config config;
-	bool running;		/* DRIVER_OK */
-	bool needs_reset;	/* a queue broke: DEVICE_NEEDS_RESET */
 	uint64_t tx_holdoff;	/* clock units a completion may wait; 0: none */
 	struct virtio_net_stats stats;
 };
 
+/* The device type's own parameters, virtio_dev_params' type. */
 struct virtio_net_params {
-	const char *name;	/* the guest's name, for messages (kept) */
 	uint8_t mac[ETH_ALEN];
 	unsigned int sidecore;	/* index of the sidecore that serves this device */
-	const struct guest_mem *mem;
 	struct net_switch *sw;
-	virtio_net_interrupt_fn interrupt;
-	void *ctx;
 	/* How long, in the clock of virtio_net_flush(), a transmit completion may wait. */
 	uint64_t tx_holdoff;
 	/*
@@ -120,17 +104,22 @@ struct virtio_net_params {
 	unsigned int max_pairs;
 };
 
-/**
- * virtio_net_init() - set up a device in reset state, its port down.
- * @dev: the device
- * @params: identity, memory, switch and interrupt callback
- *
- * The caller then attaches dev->port with net_switch_add_port().
- *
- * Return: false when params lack memory, switch or callback, or the MAC is
- * not an individual address.
+/*
+ * The virtio-net device's type for the device core and the glue. Its init
+ * takes a struct virtio_net_params as the params' type and refuses a
+ * missing switch and a MAC that is not an individual address; the device
+ * starts in reset state with its port down, and the caller then attaches
+ * dev->port with net_switch_add_port(). It offers VIRTIO_NET_DEVICE_FEATURES,
+ * with more than one queue pair also VIRTIO_NET_MQ_FEATURES, and shows
+ * 2 queues for one pair, 2 * pairs + 1 (the control queue last) for more.
+ * A feature set must keep the dependencies of virtio 1.2 §5.1.3.1; the
+ * control queue follows the pairs the features leave the driver (§5.1.2:
+ * index 2 without MQ, 2 * max_virtqueue_pairs with it). DRIVER_OK brings
+ * the port up, a broken queue or a reset takes it down; a reset also
+ * forgets the held completions and the flows, and one queue pair carries
+ * traffic again.
  */
-bool virtio_net_init(struct virtio_net *dev, const struct virtio_net_params *params);
+extern const struct virtio_dev_ops virtio_net_ops;
 
 /* What every device offers (virtio 1.2 §5.1.3). */
 #define VIRTIO_NET_DEVICE_FEATURES					\
@@ -142,81 +131,6 @@ bool virtio_net_init(struct virtio_net *dev, const struct virtio_net_params *par
 	 1ull << VIRTIO_RING_F_EVENT_IDX | 1ull << VIRTIO_RING_F_INDIRECT_DESC)
 /* What a device of more than one queue pair offers on top. */
 #define VIRTIO_NET_MQ_FEATURES	(1ull << VIRTIO_NET_F_CTRL_VQ | 1ull << VIRTIO_NET_F_MQ)
-
-/**
- * virtio_net_device_features() - the feature bits the device offers.
- * @dev: the device
- *
- * Return: VERSION_1, MAC, STATUS, MRG_RXBUF, CSUM, GUEST_CSUM, HOST_TSO4/6,
- * GUEST_TSO4/6, EVENT_IDX and INDIRECT_DESC; with more than one queue pair
- * also CTRL_VQ and MQ.
- */
-uint64_t virtio_net_device_features(const struct virtio_net *dev);
-
-/**
- * virtio_net_queue_count() - how many queues the transport shows (num_queues).
- * @dev: the device
- *
- * Return: 2 for one pair; 2 * pairs + 1, the control queue last, for more.
- */
-unsigned int virtio_net_queue_count(const struct virtio_net *dev);
-
-/**
- * virtio_net_set_features() - take the driver's choice (FEATURES_OK).
- * @dev: the device, in reset state
- * @features: what the driver accepted
- *
- * Return: false, leaving the device's features alone, when the set is not a
- * subset of the offer, lacks VERSION_1, or breaks a dependency of
- * virtio 1.2 §5.1.3.1; the transport then leaves FEATURES_OK clear.
- */
-bool virtio_net_set_features(struct virtio_net *dev, uint64_t features);
-
-/**
- * virtio_net_enable_queue() - the driver enabled a queue (queue_enable = 1).
- * @dev: the device, its features set
- * @queue: the transport's index: a pair's receiveq or transmitq, or the
- *	control queue, which follows the pairs the features leave the driver
- *	(§5.1.2: index 2 without MQ, 2 * max_virtqueue_pairs with it)
- * @layout: size and ring addresses the driver programmed
- *
- * Return: 0, or -1 when no such queue exists for the negotiated features or
- * the layout is unusable: the device then needs a reset.
- */
-int virtio_net_enable_queue(struct virtio_net *dev, unsigned int queue,
-			    const struct virtq_layout *layout);
-
-/**
- * virtio_net_start() - the driver set DRIVER_OK: the port goes up.
- * @dev: the device
- */
-void virtio_net_start(struct virtio_net *dev);
-
-/**
- * virtio_net_reset() - the driver wrote 0 to the device status.
- * @dev: the device; its port goes down, queues and features are forgotten,
- *	and one queue pair carries traffic again
- */
-void virtio_net_reset(struct virtio_net *dev);
-
-/**
- * virtio_net_needs_reset() - whether DEVICE_NEEDS_RESET should be reported.
- * @dev: the device
- *
- * Return: true once a queue broke, until virtio_net_reset().
- */
-bool virtio_net_needs_reset(const struct virtio_net *dev);
-
-/**
- * virtio_net_read_config() - read the device configuration space.
- * @dev: the device
- * @offset: byte offset into struct virtio_net_config
- * @size: 1, 2 or 4 bytes
- *
- * Return: the little-endian value; bytes past the structure read as 0.
- */
-uint32_t virtio_net_read_config(const struct virtio_net *dev, uint32_t offset,
-				unsigned int size);
 
 /**
  * virtio_net_poll_tx() - answer the control queue, forward what the guest

@@ -17,11 +17,13 @@
  */
 #include <string.h>
 
+#include <linux/virtio_ids.h>
+
+#include "lib/container.h"
 #include "lib/ptr_array.h"
 #include "virtio/virtio_vsock_internal.h"
 
 #define HDR_SIZE	VSOCK_HDR_SIZE
-#define FEATURE(bit)	(1ull << (bit))
 
 _Static_assert(sizeof(struct virtio_vsock_hdr) == 44, "§5.10.6: the header is 44 bytes");
 
@@ -146,100 +148,64 @@ void virtio_vsock_table_remove(struct virtio_vsock_table *table, struct virtio_v
 	ptr_array_remove(table->dev, &table->count, dev);
 }
 
-bool virtio_vsock_active(const struct virtio_vsock *dev)
+static struct virtio_vsock *to_vsock(struct virtio_dev *vdev)
 {
-	return dev->running && !dev->needs_reset;
+	return container_of(vdev, struct virtio_vsock, vdev);
 }
 
-/* A queue broke: the device stops and tells the driver through a config change. */
-static void virtio_vsock_fail(struct virtio_vsock *dev)
+static const char *virtio_vsock_init(struct virtio_dev *vdev,
+				     const struct virtio_dev_params *common)
 {
-	if (dev->needs_reset)
-		return;
-	dev->needs_reset = true;
-	virtio_vsock_peers_gone(dev);
-	dev->interrupt(dev, VIRTIO_VSOCK_CONFIG_CHANGE);
-}
+	const struct virtio_vsock_params *params = common->type;
+	struct virtio_vsock *dev = to_vsock(vdev);
 
-bool virtio_vsock_init(struct virtio_vsock *dev, const struct virtio_vsock_params *params)
-{
 	memset(dev, 0, sizeof(*dev));
 	/* virtio 1.2 §5.10.4: 0 to 2 and 0xffffffff are reserved, the upper 32 bits zero. */
-	if (!params->mem || !params->table || !params->domain || !params->interrupt ||
-	    params->cid <= VIRTIO_VSOCK_HOST_CID || params->cid >= UINT32_MAX)
-		return false;
+	if (!params || !params->table || !params->domain ||
+	    params->cid <= VIRTIO_VSOCK_HOST_CID || params->cid >= UINT32_MAX ||
+	    !virtio_dev_init(vdev, &virtio_vsock_ops, common, VIRTIO_VSOCK_DEVICE_FEATURES,
+			     VIRTIO_VSOCK_QUEUES))
+		return "bad parameters";
 	dev->table = params->table;
 	dev->domain = params->domain;
-	dev->interrupt = params->interrupt;
 	dev->snapshot = params->snapshot;
-	dev->ctx = params->ctx;
-	dev->name = params->name;
 	dev->cid = params->cid;
 	dev->stall_timeout = params->stall_timeout;
 	dev->counters_interval = params->counters_interval;
-	dev->config.guest_cid = params->cid;
 	for (unsigned int i = 0; i < VIRTIO_VSOCK_QUEUES; i++)
-		virtq_init(&dev->queue[i], params->mem, params->name, i);
-	return true;
+		virtq_init(&dev->queue[i], common->mem, common->name, i);
+	return NULL;
 }
 
-bool virtio_vsock_set_features(struct virtio_vsock *dev, uint64_t features)
+static struct virtq *virtio_vsock_queue(struct virtio_dev *vdev, unsigned int index)
 {
-	if (features & ~VIRTIO_VSOCK_DEVICE_FEATURES || !(features & FEATURE(VIRTIO_F_VERSION_1)))
-		return false;
-	dev->features = features;
-	return true;
+	return index < VIRTIO_VSOCK_QUEUES ? &to_vsock(vdev)->queue[index] : NULL;
 }
 
-int virtio_vsock_enable_queue(struct virtio_vsock *dev, unsigned int queue,
-			      const struct virtq_layout *layout)
+static void virtio_vsock_config(const struct virtio_dev *vdev, void *bytes)
 {
-	if (queue >= VIRTIO_VSOCK_QUEUES)
-		return -1;
-	if (virtq_enable(&dev->queue[queue], layout, dev->features) < 0) {
-		virtio_vsock_fail(dev);
-		return -1;
-	}
-	return 0;
+	const struct virtio_vsock *dev = container_of(vdev, const struct virtio_vsock, vdev);
+	const struct virtio_vsock_config config = { .guest_cid = dev->cid };
+
+	memcpy(bytes, &config, sizeof(config));
 }
 
-void virtio_vsock_start(struct virtio_vsock *dev)
+/* Broken or reset: its peers learn that their connections with it are gone. */
+static void virtio_vsock_stop(struct virtio_dev *vdev)
 {
-	dev->running = true;
+	virtio_vsock_peers_gone(to_vsock(vdev));
 }
 
-void virtio_vsock_reset(struct virtio_vsock *dev)
+static void virtio_vsock_reset(struct virtio_dev *vdev)
 {
-	dev->running = false;
-	for (unsigned int i = 0; i < VIRTIO_VSOCK_QUEUES; i++)
-		virtq_reset(&dev->queue[i]);
-	dev->features = 0;
+	struct virtio_vsock *dev = to_vsock(vdev);
+
 	dev->rx_unpublished = false;
 	dev->rx_wanted = false;
 	dev->tx_unpublished = false;
 	dev->parked_count = 0;
 	memset(dev->reset, 0, sizeof(dev->reset));
 	virtio_vsock_host_reset(dev);
-	virtio_vsock_peers_gone(dev);
-	dev->needs_reset = false;
-}
-
-bool virtio_vsock_needs_reset(const struct virtio_vsock *dev)
-{
-	return dev->needs_reset;
-}
-
-uint32_t virtio_vsock_read_config(const struct virtio_vsock *dev, uint32_t offset,
-				  unsigned int size)
-{
-	const uint8_t *bytes = (const uint8_t *)&dev->config;
-	uint32_t value = 0;
-
-	for (unsigned int i = 0; i < size && i < 4; i++) {
-		if (offset < sizeof(dev->config) && i < sizeof(dev->config) - offset)
-			value |= (uint32_t)bytes[offset + i] << (8 * i);
-	}
-	return value;
 }
 
 /*
@@ -289,7 +255,7 @@ static bool virtio_vsock_knows_type(const struct virtio_vsock *dev, uint16_t typ
 {
 	return type == VIRTIO_VSOCK_TYPE_STREAM ||
 	       (type == VIRTIO_VSOCK_TYPE_SEQPACKET &&
-		(dev->features & FEATURE(VIRTIO_VSOCK_F_SEQPACKET)));
+		virtio_dev_has(&dev->vdev, VIRTIO_VSOCK_F_SEQPACKET));
 }
 
 /* Breaks dev's receiveq for a reason found here; the packet goes elsewhere. */
@@ -297,7 +263,7 @@ static enum vsock_delivery virtio_vsock_break_rx(struct virtio_vsock *dev, const
 						 uint64_t detail)
 {
 	virtq_break(&dev->queue[VIRTIO_VSOCK_RX_QUEUE], reason, detail);
-	virtio_vsock_fail(dev);
+	virtio_dev_fail(&dev->vdev);
 	return VSOCK_GONE;
 }
 
@@ -346,7 +312,7 @@ static enum vsock_delivery virtio_vsock_room(struct virtio_vsock *dev, uint32_t 
 		len -= chain.writable - HDR_SIZE;
 	}
 	if (got < 0) {
-		virtio_vsock_fail(dev);
+		virtio_dev_fail(&dev->vdev);
 		return VSOCK_GONE;
 	}
 	virtq_unpop(vq, buffers);
@@ -381,7 +347,7 @@ enum vsock_delivery virtio_vsock_deliver(struct virtio_vsock *dev,
 	do {
 		got = virtq_pop(vq, &chain);
 		if (got < 0) {
-			virtio_vsock_fail(dev);
+			virtio_dev_fail(&dev->vdev);
 			return VSOCK_GONE;
 		}
 		if (got == 0) {
@@ -458,7 +424,7 @@ void virtio_vsock_refuse(struct virtio_vsock *dev, const struct virtio_vsock_hdr
  */
 static bool virtio_vsock_takes(const struct virtio_vsock *dst, uint16_t type)
 {
-	return dst && virtio_vsock_active(dst) && dst->queue[VIRTIO_VSOCK_RX_QUEUE].ready &&
+	return dst && virtio_dev_active(&dst->vdev) && dst->queue[VIRTIO_VSOCK_RX_QUEUE].ready &&
 	       virtio_vsock_knows_type(dst, type);
 }
 
@@ -723,7 +689,7 @@ static int virtio_vsock_retry_parked(struct virtio_vsock *dev, struct vsock_bloc
 	uint64_t detail;
 
 	while (i < dev->parked_count && *done < budget && !virtio_vsock_spent(dev) &&
-	       virtio_vsock_active(dev)) {
+	       virtio_dev_active(&dev->vdev)) {
 		struct virtio_vsock_parked *park = &dev->parked[i];
 
 		if (vsock_blocked_has(blocked, park->dst)) {
@@ -763,7 +729,7 @@ unsigned int virtio_vsock_poll_tx(struct virtio_vsock *dev, unsigned int budget)
 	uint64_t detail;
 	int got = 0;
 
-	if (!virtio_vsock_active(dev))
+	if (!virtio_dev_active(&dev->vdev))
 		return 0;
 	virtio_vsock_peers_reap(dev);
 	if (virtio_vsock_retry_parked(dev, &blocked, budget, &done) < 0)
@@ -774,7 +740,7 @@ unsigned int virtio_vsock_poll_tx(struct virtio_vsock *dev, unsigned int budget)
 	 * other receivers, go on. With every place taken the queue waits.
 	 */
 	while (got >= 0 && done < budget && !virtio_vsock_spent(dev) &&
-	       dev->parked_count < VIRTIO_VSOCK_PARKED_MAX && virtio_vsock_active(dev) &&
+	       dev->parked_count < VIRTIO_VSOCK_PARKED_MAX && virtio_dev_active(&dev->vdev) &&
 	       (got = virtq_pop(vq, &chain)) > 0) {
 		park = (struct virtio_vsock_parked){ .since = dev->now, .head = chain.head };
 		error = virtio_vsock_take(dev, &chain, &blocked, &park, &result, &detail);
@@ -797,14 +763,14 @@ unsigned int virtio_vsock_poll_tx(struct virtio_vsock *dev, unsigned int budget)
 		virtio_vsock_complete(dev, chain.head);
 	}
 	if (got < 0)
-		virtio_vsock_fail(dev);
+		virtio_dev_fail(&dev->vdev);
 	/*
 	 * After the transmitq: an echo goes back in the pass that took the
 	 * request. A port that came in owing its budget waits for a pass with
 	 * credit, which serves CID 2's answers however much its own packets
 	 * then spend.
 	 */
-	if (virtio_vsock_active(dev) && !owed)
+	if (virtio_dev_active(&dev->vdev) && !owed)
 		virtio_vsock_host_poll(dev);
 	return done;
 }
@@ -818,13 +784,38 @@ void virtio_vsock_flush(struct virtio_vsock *dev, uint64_t now)
 		dev->tx_unpublished = false;
 		virtq_publish(tx);
 		if (virtq_needs_interrupt(tx))
-			dev->interrupt(dev, VIRTIO_VSOCK_TX_QUEUE);
+			dev->vdev.interrupt(&dev->vdev, VIRTIO_VSOCK_TX_QUEUE);
 	}
 	if (dev->rx_unpublished) {
 		dev->rx_unpublished = false;
 		virtq_publish(rx);
 		if (virtq_needs_interrupt(rx))
-			dev->interrupt(dev, VIRTIO_VSOCK_RX_QUEUE);
+			dev->vdev.interrupt(&dev->vdev, VIRTIO_VSOCK_RX_QUEUE);
 	}
 	dev->now = now;
 }
+
+static unsigned int virtio_vsock_poll(struct virtio_dev *vdev, unsigned int budget)
+{
+	return virtio_vsock_poll_tx(to_vsock(vdev), budget);
+}
+
+static void virtio_vsock_flush_dev(struct virtio_dev *vdev, uint64_t now)
+{
+	virtio_vsock_flush(to_vsock(vdev), now);
+}
+
+const struct virtio_dev_ops virtio_vsock_ops = {
+	.kind = "virtio-vsock",
+	.device_id = VIRTIO_ID_VSOCK,
+	.queue_size_max = VIRTIO_VSOCK_QUEUE_SIZE,
+	.config_size = sizeof(struct virtio_vsock_config),
+	.size = sizeof(struct virtio_vsock),
+	.init = virtio_vsock_init,
+	.queue = virtio_vsock_queue,
+	.config = virtio_vsock_config,
+	.stop = virtio_vsock_stop,
+	.reset = virtio_vsock_reset,
+	.poll = virtio_vsock_poll,
+	.flush = virtio_vsock_flush_dev,
+};

@@ -32,7 +32,7 @@
 
 #include "config/config_limits.h"
 #include "net/net.h"
-#include "virtio/guest_mem.h"
+#include "virtio/virtio_dev.h"
 #include "virtio/virtq.h"
 
 #define VIRTIO_VSOCK_RX_QUEUE		0
@@ -40,7 +40,6 @@
 #define VIRTIO_VSOCK_EVENT_QUEUE	2
 #define VIRTIO_VSOCK_QUEUES		3
 /* Interrupt source for a configuration change (the device needs a reset). */
-#define VIRTIO_VSOCK_CONFIG_CHANGE	VIRTIO_VSOCK_QUEUES
 
 /* The host's CID (VMADDR_CID_HOST): the hypervisor's own services. */
 #define VIRTIO_VSOCK_HOST_CID		2
@@ -88,10 +87,16 @@
  */
 #define VIRTIO_VSOCK_STALL_MS		500
 /*
- * Transmit chains a device may hold while their receivers have no room:
- * its whole transmitq (GUEST_VSOCK_QUEUE_SIZE). Past them the queue waits.
+ * Entries of each queue. Linux keeps its receiveq full of 4 KiB buffers,
+ * so that a 64 KiB packet, cut into 16 of them, always finds room while
+ * the guest keeps up.
  */
-#define VIRTIO_VSOCK_PARKED_MAX		128
+#define VIRTIO_VSOCK_QUEUE_SIZE		128
+/*
+ * Transmit chains a device may hold while their receivers have no room:
+ * its whole transmitq. Past them the queue waits.
+ */
+#define VIRTIO_VSOCK_PARKED_MAX		VIRTIO_VSOCK_QUEUE_SIZE
 /* Connections of one sender the device remembers having reset. */
 #define VIRTIO_VSOCK_RESET_SLOTS	4
 /* Devices a table routes between: every guest's. */
@@ -110,9 +115,6 @@ struct virtio_vsock;
  * at most); returns the length. For CID 2's counters service.
  */
 typedef unsigned int (*virtio_vsock_snapshot_fn)(void *ctx, char *buf, unsigned int size);
-
-/* source: VIRTIO_VSOCK_RX_QUEUE, VIRTIO_VSOCK_TX_QUEUE or VIRTIO_VSOCK_CONFIG_CHANGE. */
-typedef void (*virtio_vsock_interrupt_fn)(struct virtio_vsock *dev, unsigned int source);
 
 /* What the guest sent, counted at the sender. */
 struct virtio_vsock_stats {
@@ -208,18 +210,12 @@ struct virtio_vsock_parked {
 };
 
 struct virtio_vsock {
+	struct virtio_dev vdev;	/* first: the glue allocates the model through it */
 	struct virtq queue[VIRTIO_VSOCK_QUEUES];
 	struct virtio_vsock_table *table;
 	struct virtio_vsock_domain *domain;
-	virtio_vsock_interrupt_fn interrupt;
-	virtio_vsock_snapshot_fn snapshot;
-	void *ctx;		/* the integrator's (e.g. the transport) */
-	const char *name;
+	virtio_vsock_snapshot_fn snapshot;	/* called with vdev.ctx */
 	uint64_t cid;
-	uint64_t features;	/* negotiated */
-	struct virtio_vsock_config config;
-	bool running;		/* DRIVER_OK */
-	bool needs_reset;	/* a queue broke: DEVICE_NEEDS_RESET */
 	bool rx_unpublished;	/* receive entries pushed but not yet published */
 	bool rx_wanted;		/* another's packet waits for its buffers: RSTs give way */
 	bool tx_unpublished;	/* transmit entries pushed but not yet published */
@@ -249,20 +245,28 @@ struct virtio_vsock {
 	struct virtio_vsock_stats stats;
 };
 
+/* The device type's own parameters, virtio_dev_params' type. */
 struct virtio_vsock_params {
-	const char *name;	/* the guest's name, for messages (kept) */
 	uint64_t cid;		/* the guest's, 3 to 0xfffffffe */
-	const struct guest_mem *mem;
 	struct virtio_vsock_table *table;
 	struct virtio_vsock_domain *domain;	/* whose lock the device is served under */
-	virtio_vsock_interrupt_fn interrupt;
 	virtio_vsock_snapshot_fn snapshot;	/* NULL: no counters service */
-	void *ctx;
 	uint64_t stall_timeout;	/* VIRTIO_VSOCK_STALL_MS in the units of flush's now */
 	uint64_t counters_interval;	/* VIRTIO_VSOCK_COUNTERS_MS, in the same units */
 };
 
-/* What the device offers (virtio 1.1 §5.10.3), for a constant ops table. */
+/*
+ * The vsock device's type for the device core and the glue. Its init takes
+ * a struct virtio_vsock_params as the params' type and refuses a missing
+ * table or domain, and a CID that is one of the reserved 0 to 2 or
+ * 0xffffffff or does not fit in 32 bits; the caller then adds the device
+ * to the table with virtio_vsock_table_add(). The configuration is the
+ * guest's CID (§5.10.4); a reset forgets queues, features, parked packets,
+ * CID 2's connections and the links to peers, and keeps the CID.
+ */
+extern const struct virtio_dev_ops virtio_vsock_ops;
+
+/* What the device offers (virtio 1.1 §5.10.3). */
 #define VIRTIO_VSOCK_DEVICE_FEATURES					\
 	(1ull << VIRTIO_F_VERSION_1 | 1ull << VIRTIO_VSOCK_F_SEQPACKET |	\
 	 1ull << VIRTIO_RING_F_EVENT_IDX | 1ull << VIRTIO_RING_F_INDIRECT_DESC)
@@ -282,78 +286,6 @@ bool virtio_vsock_table_add(struct virtio_vsock_table *table, struct virtio_vsoc
  * @dev: the device; nothing happens if @table does not hold it
  */
 void virtio_vsock_table_remove(struct virtio_vsock_table *table, struct virtio_vsock *dev);
-
-/**
- * virtio_vsock_init() - set up a device in reset state
- * @dev: the device; its old contents are lost
- * @params: identity, memory, table and interrupt callback
- *
- * The caller then adds it to the table with virtio_vsock_table_add().
- *
- * Return: false when params lack memory, table, domain or callback, or the CID is
- * one of the reserved 0 to 2 or 0xffffffff, or does not fit in 32 bits.
- */
-bool virtio_vsock_init(struct virtio_vsock *dev, const struct virtio_vsock_params *params);
-
-/**
- * virtio_vsock_set_features() - take the driver's choice (FEATURES_OK)
- * @dev: the device, in reset state
- * @features: what the driver accepted
- *
- * Return: false, leaving the device's features alone, when the set is not
- * a subset of VIRTIO_VSOCK_DEVICE_FEATURES or lacks VERSION_1.
- */
-bool virtio_vsock_set_features(struct virtio_vsock *dev, uint64_t features);
-
-/**
- * virtio_vsock_enable_queue() - the driver enabled a queue (queue_enable = 1)
- * @dev: the device
- * @queue: VIRTIO_VSOCK_RX_QUEUE, _TX_QUEUE or _EVENT_QUEUE
- * @layout: size and ring addresses the driver programmed
- *
- * Return: 0, or -1 when the layout is unusable: the device then needs a reset.
- */
-int virtio_vsock_enable_queue(struct virtio_vsock *dev, unsigned int queue,
-			      const struct virtq_layout *layout);
-
-/**
- * virtio_vsock_start() - the driver set DRIVER_OK: packets flow from now on
- * @dev: the device
- */
-void virtio_vsock_start(struct virtio_vsock *dev);
-
-/**
- * virtio_vsock_reset() - the driver wrote 0 to the device status
- * @dev: the device; queues and features are forgotten, its CID kept
- */
-void virtio_vsock_reset(struct virtio_vsock *dev);
-
-/**
- * virtio_vsock_active() - whether the device moves packets
- * @dev: the device
- *
- * Return: true from DRIVER_OK until a reset or a broken queue.
- */
-bool virtio_vsock_active(const struct virtio_vsock *dev);
-
-/**
- * virtio_vsock_needs_reset() - whether DEVICE_NEEDS_RESET should be reported
- * @dev: the device
- *
- * Return: true once a queue broke, until virtio_vsock_reset().
- */
-bool virtio_vsock_needs_reset(const struct virtio_vsock *dev);
-
-/**
- * virtio_vsock_read_config() - read the device configuration space (§5.10.4)
- * @dev: the device
- * @offset: byte offset into struct virtio_vsock_config
- * @size: 1, 2 or 4 bytes
- *
- * Return: the little-endian value of guest_cid; bytes past it read as 0.
- */
-uint32_t virtio_vsock_read_config(const struct virtio_vsock *dev, uint32_t offset,
-				  unsigned int size);
 
 /**
  * virtio_vsock_poll_tx() - forward what the guest transmitted

@@ -224,7 +224,7 @@ static void host_counters_refresh(struct virtio_vsock *dev)
 
 	if (dev->counters_valid && dev->now - dev->counters_at < dev->counters_interval)
 		return;
-	len = dev->snapshot(dev->ctx, dev->counters, sizeof(dev->counters));
+	len = dev->snapshot(dev->vdev.ctx, dev->counters, sizeof(dev->counters));
 	dev->counters_len = len < sizeof(dev->counters) ? len : sizeof(dev->counters);
 	dev->counters_at = dev->now;
 	dev->counters_valid = true;

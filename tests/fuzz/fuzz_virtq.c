@@ -153,9 +153,9 @@ static bool sink_deliver(struct net_port *port, const struct net_packet *pkt)
 	return true;
 }
 
-static void interrupt(struct virtio_net *d, unsigned int source)
+static void interrupt(struct virtio_dev *d, unsigned int source)
 {
-	CHECK(source < virtio_net_queue_count(d) || source == VIRTIO_NET_CONFIG_CHANGE);
+	CHECK(source < d->num_queues || source == VIRTIO_DEV_CONFIG_CHANGE);
 }
 
 /* A device that needs a reset is down and has a queue that says why. */
@@ -164,7 +164,7 @@ static void check_broken_device(void)
 	bool reason = dev.ctrl.broken_reason != NULL;
 
 	CHECK(dev.active_pairs >= 1 && dev.active_pairs <= dev.max_pairs);
-	if (!virtio_net_needs_reset(&dev))
+	if (!virtio_dev_needs_reset(&dev.vdev))
 		return;
 	for (unsigned int i = 0; i < 2 * dev.max_pairs; i++)
 		reason |= dev.queue[i].broken_reason != NULL;
@@ -182,13 +182,12 @@ static bool net_setup(const struct fuzz_input *in, unsigned int queue)
 {
 	const unsigned int queues[] = { queue, queue + 2, 2 * in->pairs };
 	struct virtio_net_params params = {
-		.name = "fuzz",
 		.mac = { 0x52, 0x54, 0x00, 0x00, 0x00, 0x01 },
-		.mem = &mem,
 		.sw = &sw,
-		.interrupt = interrupt,
 		.max_pairs = in->pairs,
 	};
+	struct virtio_dev_params common = { .name = "fuzz", .mem = &mem, .interrupt = interrupt,
+					    .type = &params };
 
 	net_switch_init(&sw);
 	memset(&sink, 0, sizeof(sink));
@@ -197,18 +196,18 @@ static bool net_setup(const struct fuzz_input *in, unsigned int queue)
 	sink.uplink = true;	/* the wire: its frames may carry any source MAC and size */
 	CHECK(net_switch_add_port(&sw, &sink));
 	net_port_set_up(&sink, true);
-	CHECK(virtio_net_init(&dev, &params));
+	CHECK(!virtio_net_ops.init(&dev.vdev, &common));
 	dev.port.wire = true;	/* a guest with `uplink = yes`: the sink's frames reach it */
 	CHECK(net_switch_add_port(&sw, &dev.port));
-	CHECK(virtio_net_set_features(&dev, in->features));
+	CHECK(virtio_dev_set_features(&dev.vdev, in->features));
 	for (unsigned int i = 0; i < (in->pairs > 1 ? 3 : 1); i++) {
-		if (virtio_net_enable_queue(&dev, queues[i], &in->layout) < 0) {
+		if (virtio_dev_enable_queue(&dev.vdev, queues[i], &in->layout) < 0) {
 			check_broken_device();
-			CHECK(virtio_net_needs_reset(&dev));
+			CHECK(virtio_dev_needs_reset(&dev.vdev));
 			return false;
 		}
 	}
-	virtio_net_start(&dev);
+	virtio_dev_start(&dev.vdev);
 	return true;
 }
 
@@ -249,7 +248,7 @@ static void run_receive(const struct fuzz_input *in)
 	}
 	virtio_net_flush(&dev, 0);
 	check_broken_device();
-	if (virtio_net_needs_reset(&dev))
+	if (virtio_dev_needs_reset(&dev.vdev))
 		CHECK(!virtio_net_deliver(&dev, &pkt));
 }
 

@@ -41,10 +41,10 @@ static uint16_t le16(const uint8_t *p)
 	return (uint16_t)(p[0] | p[1] << 8);
 }
 
-static void interrupt(struct virtio_vsock *dev, unsigned int source)
+static void interrupt(struct virtio_dev *dev, unsigned int source)
 {
-	CHECK(source <= VIRTIO_VSOCK_CONFIG_CHANGE);
-	CHECK(source == VIRTIO_VSOCK_CONFIG_CHANGE || dev->running);
+	CHECK(source < VIRTIO_VSOCK_QUEUES || source == VIRTIO_DEV_CONFIG_CHANGE);
+	CHECK(source == VIRTIO_DEV_CONFIG_CHANGE || dev->running);
 }
 
 /* A sidecore's lock; busy: held by another core for this pass. */
@@ -115,14 +115,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	for (unsigned int i = 0; i < 2; i++) {
 		struct virtio_vsock_params params = {
-			.name = i ? "B" : "A",
 			.cid = 3 + i,
-			.mem = &mem,
 			.table = &table,
 			.domain = &domain[split ? i : 0].ops,
-			.interrupt = interrupt,
 			.stall_timeout = STALL_TIMEOUT,
 		};
+		struct virtio_dev_params common = { .name = i ? "B" : "A", .mem = &mem,
+						    .interrupt = interrupt, .type = &params };
 		uint64_t features = 1ull << VIRTIO_F_VERSION_1;
 		struct virtq_layout tx = layout_at(data + 2 + 12 * i, qsize);
 		struct virtq_layout rx = layout_at(data + 8 + 12 * i, qsize);
@@ -133,19 +132,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			features |= 1ull << VIRTIO_RING_F_EVENT_IDX;
 		if (data[0] & 0x80)
 			features |= 1ull << VIRTIO_RING_F_INDIRECT_DESC;
-		CHECK(virtio_vsock_init(&dev[i], &params));
+		CHECK(!virtio_vsock_ops.init(&dev[i].vdev, &common));
 		CHECK(virtio_vsock_table_add(&table, &dev[i]));
-		CHECK(virtio_vsock_set_features(&dev[i], features));
-		virtio_vsock_enable_queue(&dev[i], VIRTIO_VSOCK_TX_QUEUE, &tx);
-		virtio_vsock_enable_queue(&dev[i], VIRTIO_VSOCK_RX_QUEUE, &rx);
-		virtio_vsock_start(&dev[i]);
+		CHECK(virtio_dev_set_features(&dev[i].vdev, features));
+		virtio_dev_enable_queue(&dev[i].vdev, VIRTIO_VSOCK_TX_QUEUE, &tx);
+		virtio_dev_enable_queue(&dev[i].vdev, VIRTIO_VSOCK_RX_QUEUE, &rx);
+		virtio_dev_start(&dev[i].vdev);
 	}
 
 	for (unsigned int pass = 0; pass < passes; pass++) {
 		for (unsigned int i = 0; i < 2; i++)
 			domain[i].busy = contended && pass % 2;
 		for (unsigned int i = 0; i < 2; i++) {
-			bool broken = virtio_vsock_needs_reset(&dev[i]);
+			bool broken = virtio_dev_needs_reset(&dev[i].vdev);
 			unsigned int n = virtio_vsock_poll_tx(&dev[i], 32);
 
 			CHECK(n <= 32);
@@ -160,10 +159,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		const struct virtio_vsock_stats *s = &dev[i].stats;
 
 		CHECK(!domain[i].held);
-		CHECK(!virtio_vsock_needs_reset(&dev[i]) || !virtio_vsock_active(&dev[i]));
+		CHECK(!virtio_dev_needs_reset(&dev[i].vdev) || !virtio_dev_active(&dev[i].vdev));
 		CHECK(s->spoofed <= taken[i]);
-		virtio_vsock_reset(&dev[i]);
-		CHECK(!virtio_vsock_needs_reset(&dev[i]) && !virtio_vsock_active(&dev[i]));
+		virtio_dev_reset(&dev[i].vdev);
+		CHECK(!virtio_dev_needs_reset(&dev[i].vdev) && !virtio_dev_active(&dev[i].vdev));
 	}
 	free(mem.base);
 	return 0;

@@ -92,10 +92,10 @@ static void *gpa(struct harness *h, uint64_t addr)
 	return h->mem.base + addr;
 }
 
-static void interrupt(struct virtio_vsock *dev, unsigned int source)
+static void interrupt(struct virtio_dev *dev, unsigned int source)
 {
-	CHECK(source <= VIRTIO_VSOCK_CONFIG_CHANGE);
-	CHECK(source == VIRTIO_VSOCK_CONFIG_CHANGE || dev->running);
+	CHECK(source < VIRTIO_VSOCK_QUEUES || source == VIRTIO_DEV_CONFIG_CHANGE);
+	CHECK(source == VIRTIO_DEV_CONFIG_CHANGE || dev->running);
 }
 
 static void domain_lock(struct virtio_vsock_domain *ops)
@@ -137,11 +137,11 @@ static void configure(struct harness *h, uint64_t features)
 	memset(h->mem.base, 0, RX_BUFS);
 	h->tx_avail = h->tx_used_seen = h->rx_avail = h->rx_used_seen = 0;
 	h->rx_posted = false;
-	CHECK(virtio_vsock_set_features(&h->dev, features));
-	CHECK(virtio_vsock_enable_queue(&h->dev, VIRTIO_VSOCK_TX_QUEUE, &tx) == 0);
+	CHECK(virtio_dev_set_features(&h->dev.vdev, features));
+	CHECK(virtio_dev_enable_queue(&h->dev.vdev, VIRTIO_VSOCK_TX_QUEUE, &tx) == 0);
 	if (!h->rx_disabled)
-		CHECK(virtio_vsock_enable_queue(&h->dev, VIRTIO_VSOCK_RX_QUEUE, &rx) == 0);
-	virtio_vsock_start(&h->dev);
+		CHECK(virtio_dev_enable_queue(&h->dev.vdev, VIRTIO_VSOCK_RX_QUEUE, &rx) == 0);
+	virtio_dev_start(&h->dev.vdev);
 }
 
 /* Receive buffer i: one writable descriptor, made available. */
@@ -193,7 +193,7 @@ static void take_rx(struct harness *h)
 /* One sidecore pass with the budget given, then the driver's look at its rings. */
 static void pass(struct harness *h, unsigned int budget, unsigned int number, unsigned int post_at)
 {
-	bool broken = virtio_vsock_needs_reset(&h->dev);
+	bool broken = virtio_dev_needs_reset(&h->dev.vdev);
 	unsigned int n;
 
 	if (!h->rx_disabled && !h->rx_posted && number >= post_at) {
@@ -252,15 +252,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t features = 1ull << VIRTIO_F_VERSION_1;
 	unsigned int post_at, passes = 0;
 	struct virtio_vsock_params params = {
-		.name = "A",
 		.cid = GUEST_CID,
-		.mem = &h.mem,
 		.domain = &domain,
-		.interrupt = interrupt,
-		.ctx = &h,
 		.stall_timeout = 4,
 		.counters_interval = INTERVAL,
 	};
+	struct virtio_dev_params common = { .name = "A", .mem = &h.mem, .interrupt = interrupt,
+					    .ctx = &h, .type = &params };
 	struct virtio_vsock_table table = { 0 };
 
 	if (size < HEADER_BYTES)
@@ -279,7 +277,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	h.text_len = 40u * data[3] + (data[3] == 255 ? VIRTIO_VSOCK_COUNTERS_MAX : 0);
 	params.table = &table;
 	params.snapshot = h.counters_on ? snapshot : NULL;
-	CHECK(virtio_vsock_init(&h.dev, &params));
+	CHECK(!virtio_vsock_ops.init(&h.dev.vdev, &common));
 	CHECK(virtio_vsock_table_add(&table, &h.dev));
 	configure(&h, features);
 
@@ -297,15 +295,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (r[7] & 1)
 			pass(&h, (r[7] >> 4) + 1u, passes++, post_at);
 		if (r[7] & 4) {
-			virtio_vsock_reset(&h.dev);
+			virtio_dev_reset(&h.dev.vdev);
 			h.life++;
 			configure(&h, features);
 		}
 	}
 	for (unsigned int i = 0; i < 4; i++)
 		pass(&h, 32, passes++, post_at);
-	virtio_vsock_reset(&h.dev);
-	CHECK(!virtio_vsock_active(&h.dev));
+	virtio_dev_reset(&h.dev.vdev);
+	CHECK(!virtio_dev_active(&h.dev.vdev));
 	free(h.mem.base);
 	return 0;
 }

@@ -3,7 +3,9 @@
 # polling sidecores.
 #   haswell      corei7_haswell_4770, 3 CPUs (one sidecore, two vCPUs): both
 #                guests report their platform (memory, TSC, APIC, timer,
-#                exit counters on demand); ping, then TCP_RR, UDP_RR,
+#                exit counters on demand; alpha's Linux takes its
+#                virtio-rng device as its hwrng and reads from it, beta has
+#                none); ping, then TCP_RR, UDP_RR,
 #                TCP_STREAM and TCP_MAERTS; no doorbell (kick) writes
 #                during the netperf runs; the guests own their cores'
 #                x2APICs and write to the virtio console: RR costs at most
@@ -66,6 +68,19 @@ check_platform() {
 	tap_result $? "$g's exit counters shown on demand (port 0x610)"
 }
 
+# check_rng LOG: alpha's section has `rng = yes`, beta's no `rng` key
+# (docs/config.md); what guest/scripts/platform.sh reported of each.
+check_rng() {
+	local log=$1 hex
+	tap_line "$log" '\[alpha\] platform: rng_current virtio_rng\.[0-9]+' \
+		"haswell: alpha's Linux takes its virtio-rng device as its hwrng"
+	hex=$(guest_lines "$log" alpha | sed -n 's/^platform: hwrng //p' | tail -1)
+	[ ${#hex} -eq 64 ] && [ -n "${hex//0/}" ]
+	tap_result $? "haswell: alpha reads 32 bytes, not all zero, from /dev/hwrng (${hex:-none})"
+	tap_line "$log" '\[beta\] platform: rng_current none' \
+		"haswell: beta, without the rng key, has no entropy device"
+}
+
 # check_heartbeat LOG GUEST EVENT: beats are consecutive and some follow EVENT.
 check_heartbeat() {
 	local log=$1 g=$2 event=$3 after
@@ -109,6 +124,7 @@ scenario_haswell() {
 	run_bench haswell corei7_haswell_4770 3 --until "guest beta: crashed" --until "guest alpha: stopped"
 	check_platform $log alpha 192
 	check_platform $log beta 192
+	check_rng $log
 	tap_line $log '\[beta\] ping: loss 0%' "haswell: ping, 0% loss"
 	check_tests haswell TCP_RR UDP_RR TCP_STREAM TCP_MAERTS
 	clean $out/haswell.log | grep -q '^counters: profile sidecore 0 hz [0-9]* samples [1-9][0-9]* outside 0$'

@@ -173,6 +173,20 @@ static void test_vsock_counters(void **state)
 	assert_int_equal(parse(GOOD_GUEST("a") "vsock_counters = no\n"), 0);
 }
 
+/* An entropy device only for a guest that asks; errors name line and key. */
+static void test_rng(void **state)
+{
+	(void)state;
+	assert_int_equal(parse(GOOD_GUEST("a") "rng = yes\n" GOOD_GUEST("b") "rng = no\n"
+			       GOOD_GUEST("c")), 0);
+	assert_true(guest_named("a")->rng);
+	assert_false(guest_named("b")->rng);
+	assert_false(guest_named("c")->rng);
+	assert_one_error("[guest a]\nkernel = k\nmemory = 64M\nrng = 1\n",
+			 "config line 4: key 'rng': expected yes or no");
+	assert_false(config.guest[0].valid);
+}
+
 static void test_sidecores(void **state)
 {
 	(void)state;
@@ -405,6 +419,7 @@ static void test_guest_defaults(void **state)
 	assert_int_equal(guest->cid, 3);
 	assert_false(guest->uplink);
 	assert_false(guest->vsock_counters);
+	assert_false(guest->rng);
 	for (int key = 0; key < CONFIG_GUEST_KEY_COUNT; key++) {
 		unsigned int given = key == CONFIG_KEY_KERNEL ? 3 : key == CONFIG_KEY_MEMORY ? 4 : 0;
 
@@ -419,6 +434,7 @@ static void test_key_names(void **state)
 	static const char *const names[CONFIG_GUEST_KEY_COUNT] = {
 		"kernel", "initrd", "cmdline", "memory", "vcpus", "cpus", "node", "mac",
 		"cid", "on_crash", "on_poweroff", "uplink", "vsock_counters",
+		"rng",
 	};
 
 	(void)state;
@@ -848,6 +864,7 @@ int main(void)
 		cmocka_unit_test(test_nic_errors),
 		cmocka_unit_test(test_uplink),
 		cmocka_unit_test(test_vsock_counters),
+		cmocka_unit_test(test_rng),
 		cmocka_unit_test(test_global_key_twice),
 		cmocka_unit_test(test_line_errors),
 		cmocka_unit_test(test_line_too_long),

@@ -7,9 +7,8 @@
  * sidecore, the switch, the vsock table or its bus, every page it took is
  * free again, and the other guest's port and device are where they were.
  *
- * guest_device.c, guest_net.c, guest_console.c, guest_vsock.c and
- * guest_virtio.c are glue, not pure modules: they are compiled in here,
- * with stand-ins for the console, the TSC and the vCPUs they call.
+ * guest_device.c, guest_net.c, guest_vsock.c and guest_virtio.c are
+ * glue, not pure modules: they are compiled in here, with stand-ins for the console, the TSC and the vCPUs they call.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,61 +20,16 @@
 
 #include <cmocka.h>
 
-#include "guest/guest_console.c"
 #include "guest/guest_device.c"
 #include "guest/guest_net.c"
 #include "guest/guest_virtio.c"
 #include "guest/guest_vsock.c"
+#include "tests/unit/support/glue_stubs.h"
+#include "virtio/virtio_console.h"
 
 #define GUEST_RAM	(1u << 20)
 #define POOL_BYTES	(4u << 20)
 #define OTHER_CID	7
-
-void printk(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-}
-
-void guest_log_gate_init(struct log_gate *gate, struct guest *g)
-{
-	gate->allow = NULL;
-	gate->ctx = g;
-}
-
-void guest_log(struct guest *g, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "[%s] ", g->name);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-}
-
-/* CID 2's counters service is not asked here. */
-void console_capture(struct console_capture *capture)
-{
-	(void)capture;
-}
-
-void guest_print_counters(const struct guest *guest)
-{
-	(void)guest;
-}
-
-uint64_t tsc_hz(void)
-{
-	return 1000000;
-}
-
-void sidecore_wake(struct sidecore *sc)
-{
-	(void)sc;
-}
 
 void vcpu_send_interrupt(struct vcpu *v, uint8_t vector)
 {
@@ -148,7 +102,7 @@ static void create_first_two(struct world *w)
 	static const uint8_t mac[6] = { 0x52, 0x54, 0, 0, 0, 1 };
 
 	assert_true(guest_net_create(&w->guest, &w->sidecore, mac, false));
-	assert_true(guest_console_create(&w->guest));
+	assert_non_null(guest_virtio_create(&w->guest, NULL, &virtio_console_ops, NULL));
 	assert_int_equal(w->guest.device_count, 2);
 	assert_int_equal(w->sidecore.port_count, 1);
 	assert_int_equal(w->sw.count, 2);

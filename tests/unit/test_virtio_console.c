@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_virtio_console.c - unit tests for hv/virtio/virtio_console.c: a
+ * test_virtio_console.c - unit tests for hv/virtio/virtio_console.c, through
+ * the device core (hv/virtio/virtio_dev.c) as the glue drives it: a
  * test driver plays Linux's virtio console (virtio 1.1 §5.3). Transmitted
  * bytes become lines across buffers and chains, buffers come back used
  * with nothing written, interrupts follow the driver's wishes, the
@@ -31,6 +32,7 @@ struct world {
 	struct guest_mem mem;
 	struct vring_driver rx, tx;
 	unsigned int interrupts[VIRTIO_CONSOLE_QUEUES];
+	unsigned int config_changes;	/* a failure tells the driver once */
 	unsigned int lines;
 	char line[LINES][TEXT_LINE_MAX];
 	struct virtio_console dev;
@@ -45,12 +47,16 @@ static void record_line(void *ctx, const char *line)
 	strcpy(w->line[w->lines++], line);
 }
 
-static void record_interrupt(struct virtio_console *dev, unsigned int queue)
+static void record_interrupt(struct virtio_dev *dev, unsigned int source)
 {
 	struct world *w = dev->ctx;
 
-	assert_true(queue < VIRTIO_CONSOLE_QUEUES);
-	w->interrupts[queue]++;
+	if (source == VIRTIO_DEV_CONFIG_CHANGE) {
+		w->config_changes++;
+		return;
+	}
+	assert_true(source < VIRTIO_CONSOLE_QUEUES);
+	w->interrupts[source]++;
 }
 
 /* The driver's bring-up (§3.1.1): queues laid out, then DRIVER_OK. */
@@ -60,18 +66,19 @@ static void world_configure(struct world *w)
 
 	vring_driver_init(&w->rx, &w->mem, QSIZE, 0, GUEST_MEM / 2);
 	vring_driver_init(&w->tx, &w->mem, QSIZE, GUEST_MEM / 2, GUEST_MEM);
+	assert_true(virtio_dev_set_features(&w->dev.vdev, FEATURES));
 	rx = vring_driver_layout(&w->rx);
 	tx = vring_driver_layout(&w->tx);
-	assert_int_equal(virtio_console_enable_queue(&w->dev, VIRTIO_CONSOLE_RX_QUEUE, &rx,
-						     FEATURES), 0);
-	assert_int_equal(virtio_console_enable_queue(&w->dev, VIRTIO_CONSOLE_TX_QUEUE, &tx,
-						     FEATURES), 0);
-	virtio_console_start(&w->dev);
+	assert_int_equal(virtio_dev_enable_queue(&w->dev.vdev, VIRTIO_CONSOLE_RX_QUEUE, &rx), 0);
+	assert_int_equal(virtio_dev_enable_queue(&w->dev.vdev, VIRTIO_CONSOLE_TX_QUEUE, &tx), 0);
+	virtio_dev_start(&w->dev.vdev);
 }
 
 static int world_setup(void **state)
 {
 	struct world *w = calloc(1, sizeof(*w));
+	struct virtio_dev_params params = { .name = "g", .interrupt = record_interrupt,
+					    .sink = record_line };
 
 	if (!w)
 		return -1;
@@ -79,7 +86,10 @@ static int world_setup(void **state)
 	w->mem.base = calloc(1, GUEST_MEM);	/* exactly: ASan sees any stray access */
 	if (!w->mem.base)
 		return -1;
-	virtio_console_init(&w->dev, "g", &w->mem, record_line, w, record_interrupt, w);
+	params.mem = &w->mem;
+	params.ctx = w;
+	params.sink_ctx = w;
+	assert_null(virtio_console_ops.init(&w->dev.vdev, &params));
 	world_configure(w);
 	*state = w;
 	return 0;
@@ -122,11 +132,11 @@ static void test_config(void **state)
 {
 	struct world *w = *state;
 
-	assert_int_equal(virtio_console_read_config(&w->dev, 0, 2), 0);	/* cols */
-	assert_int_equal(virtio_console_read_config(&w->dev, 2, 2), 0);	/* rows */
-	assert_int_equal(virtio_console_read_config(&w->dev, 4, 4), 1);	/* max_nr_ports */
-	assert_int_equal(virtio_console_read_config(&w->dev, 12, 4), 0);	/* past the end */
-	assert_int_equal(virtio_console_read_config(&w->dev, 10, 4), 0);
+	assert_int_equal(virtio_dev_read_config(&w->dev.vdev, 0, 2), 0);	/* cols */
+	assert_int_equal(virtio_dev_read_config(&w->dev.vdev, 2, 2), 0);	/* rows */
+	assert_int_equal(virtio_dev_read_config(&w->dev.vdev, 4, 4), 1);	/* max_nr_ports */
+	assert_int_equal(virtio_dev_read_config(&w->dev.vdev, 12, 4), 0);	/* past the end */
+	assert_int_equal(virtio_dev_read_config(&w->dev.vdev, 10, 4), 0);
 }
 
 /* The transmitq asks for every kick; the receiveq for none (§2.6.10). */
@@ -146,7 +156,7 @@ static void test_lines_across_buffers_and_chains(void **state)
 
 	h1 = post_text(w, "hel|lo\r\nwor");
 	h2 = post_text(w, "ld\n\x1b[1mx\n");
-	virtio_console_kick(&w->dev, VIRTIO_CONSOLE_TX_QUEUE);
+	virtio_console_ops.kick(&w->dev.vdev, VIRTIO_CONSOLE_TX_QUEUE);
 
 	assert_int_equal(w->lines, 3);
 	assert_string_equal(w->line[0], "hello");
@@ -171,7 +181,7 @@ static void test_no_interrupt_when_suppressed(void **state)
 
 	w->tx.avail->flags = VRING_AVAIL_F_NO_INTERRUPT;
 	post_text(w, "quiet\n");
-	virtio_console_kick(&w->dev, VIRTIO_CONSOLE_TX_QUEUE);
+	virtio_console_ops.kick(&w->dev.vdev, VIRTIO_CONSOLE_TX_QUEUE);
 	assert_int_equal(w->lines, 1);
 	assert_true(vring_driver_take_used(&w->tx, &id, &len));
 	assert_int_equal(w->interrupts[VIRTIO_CONSOLE_TX_QUEUE], 0);
@@ -184,11 +194,11 @@ static void test_kicks_that_do_nothing(void **state)
 	uint32_t id, len;
 
 	post_text(w, "later\n");
-	virtio_console_kick(&w->dev, VIRTIO_CONSOLE_RX_QUEUE);
-	virtio_console_kick(&w->dev, 7);
+	virtio_console_ops.kick(&w->dev.vdev, VIRTIO_CONSOLE_RX_QUEUE);
+	virtio_console_ops.kick(&w->dev.vdev, 7);
 	assert_int_equal(w->lines, 0);
 	assert_false(vring_driver_take_used(&w->tx, &id, &len));
-	virtio_console_kick(&w->dev, VIRTIO_CONSOLE_TX_QUEUE);
+	virtio_console_ops.kick(&w->dev.vdev, VIRTIO_CONSOLE_TX_QUEUE);
 	assert_int_equal(w->lines, 1);
 	assert_string_equal(w->line[0], "later");
 }
@@ -203,7 +213,7 @@ static void test_long_chain_truncated(void **state)
 	buf.gpa = vring_driver_alloc(&w->tx, buf.len);
 	memset(vring_driver_ptr(&w->tx, buf.gpa), 'a', buf.len);
 	vring_driver_post(&w->tx, &buf, 1, false);
-	virtio_console_kick(&w->dev, VIRTIO_CONSOLE_TX_QUEUE);
+	virtio_console_ops.kick(&w->dev.vdev, VIRTIO_CONSOLE_TX_QUEUE);
 	assert_int_equal(w->dev.stats.tx_bytes, VIRTIO_CONSOLE_CHAIN_MAX);
 	assert_int_equal(w->dev.stats.tx_truncated, 100);
 	assert_int_equal(w->lines, VIRTIO_CONSOLE_CHAIN_MAX / (TEXT_LINE_MAX - 1));
@@ -221,21 +231,22 @@ static void test_writable_transmit_chain(void **state)
 	bufs[1].gpa = vring_driver_alloc(&w->tx, 4);
 	memcpy(vring_driver_ptr(&w->tx, bufs[0].gpa), "bad\n", 4);
 	vring_driver_post(&w->tx, bufs, 2, false);
-	virtio_console_kick(&w->dev, VIRTIO_CONSOLE_TX_QUEUE);
-	assert_true(virtio_console_needs_reset(&w->dev));
+	virtio_console_ops.kick(&w->dev.vdev, VIRTIO_CONSOLE_TX_QUEUE);
+	assert_true(virtio_dev_needs_reset(&w->dev.vdev));
+	assert_int_equal(w->config_changes, 1);
 	assert_int_equal(w->lines, 0);
 	assert_false(vring_driver_take_used(&w->tx, &id, &len));
 
 	/* Nothing more is served until a reset and a new bring-up. */
 	post_text(w, "after\n");
-	virtio_console_kick(&w->dev, VIRTIO_CONSOLE_TX_QUEUE);
+	virtio_console_ops.kick(&w->dev.vdev, VIRTIO_CONSOLE_TX_QUEUE);
 	assert_int_equal(w->lines, 0);
-	virtio_console_reset(&w->dev);
-	assert_false(virtio_console_needs_reset(&w->dev));
+	virtio_dev_reset(&w->dev.vdev);
+	assert_false(virtio_dev_needs_reset(&w->dev.vdev));
 	memset(w->mem.base, 0, GUEST_MEM);
 	world_configure(w);
 	post_text(w, "again\n");
-	virtio_console_kick(&w->dev, VIRTIO_CONSOLE_TX_QUEUE);
+	virtio_console_ops.kick(&w->dev.vdev, VIRTIO_CONSOLE_TX_QUEUE);
 	assert_int_equal(w->lines, 1);
 	assert_string_equal(w->line[0], "again");
 }
@@ -246,13 +257,12 @@ static void test_rings_outside_ram(void **state)
 	struct virtq_layout bad = { .size = QSIZE, .desc = GUEST_MEM, .avail = 0, .used = 0x1000 };
 	char log[256];
 
-	virtio_console_reset(&w->dev);
+	virtio_dev_reset(&w->dev.vdev);
 	stderr_capture_begin();
-	assert_int_equal(virtio_console_enable_queue(&w->dev, VIRTIO_CONSOLE_TX_QUEUE, &bad,
-						     FEATURES), -1);
+	assert_int_equal(virtio_dev_enable_queue(&w->dev.vdev, VIRTIO_CONSOLE_TX_QUEUE, &bad), -1);
 	stderr_capture_end(log, sizeof(log));
-	assert_true(virtio_console_needs_reset(&w->dev));
-	assert_int_equal(virtio_console_enable_queue(&w->dev, 2, &bad, FEATURES), -1);
+	assert_true(virtio_dev_needs_reset(&w->dev.vdev));
+	assert_int_equal(virtio_dev_enable_queue(&w->dev.vdev, 2, &bad), -1);
 }
 
 /* A reset hands over the partial line: nothing the guest printed is lost. */
@@ -261,12 +271,12 @@ static void test_reset_flushes_partial_line(void **state)
 	struct world *w = *state;
 
 	post_text(w, "no newline");
-	virtio_console_kick(&w->dev, VIRTIO_CONSOLE_TX_QUEUE);
+	virtio_console_ops.kick(&w->dev.vdev, VIRTIO_CONSOLE_TX_QUEUE);
 	assert_int_equal(w->lines, 0);
-	virtio_console_reset(&w->dev);
+	virtio_dev_reset(&w->dev.vdev);
 	assert_int_equal(w->lines, 1);
 	assert_string_equal(w->line[0], "no newline");
-	assert_false(w->dev.running);
+	assert_false(w->dev.vdev.running);
 }
 
 int main(void)

@@ -23,6 +23,7 @@
 
 #include "net/spsc_ring.h"
 #include "tests/unit/support/stderr_capture.h"
+#include "tests/unit/support/virtio_model.h"
 #include "tests/unit/support/vring_driver.h"
 #include "virtio/virtio_net.h"
 
@@ -39,11 +40,14 @@
 #define C		2
 #define D		3
 
+/* A configuration change is counted after every queue's interrupts. */
+#define CONFIG_CHANGE	VIRTIO_NET_MAX_QUEUES
+
 struct guest {
 	struct guest_mem mem;
 	struct vring_driver rx, tx;
 	struct virtio_net dev;
-	unsigned int interrupts[VIRTIO_NET_CONFIG_CHANGE + 1];
+	unsigned int interrupts[CONFIG_CHANGE + 1];
 	uint8_t mac[ETH_ALEN];
 };
 
@@ -65,11 +69,13 @@ static void mac_of(uint8_t mac[ETH_ALEN], unsigned int n)
 	mac[5] = (uint8_t)n;
 }
 
-static void record_interrupt(struct virtio_net *dev, unsigned int source)
+static void record_interrupt(struct virtio_dev *dev, unsigned int source)
 {
 	struct guest *g = dev->ctx;
 
-	assert_true(source <= VIRTIO_NET_CONFIG_CHANGE);
+	if (source == VIRTIO_DEV_CONFIG_CHANGE)
+		source = CONFIG_CHANGE;
+	assert_true(source <= CONFIG_CHANGE);
 	g->interrupts[source]++;
 }
 
@@ -78,14 +84,14 @@ static void guest_configure(struct guest *g, uint64_t features)
 {
 	struct virtq_layout rx, tx;
 
-	assert_true(virtio_net_set_features(&g->dev, features));
+	assert_true(virtio_dev_set_features(&g->dev.vdev, features));
 	vring_driver_init(&g->rx, &g->mem, QSIZE, 0, GUEST_MEM / 2);
 	vring_driver_init(&g->tx, &g->mem, QSIZE, GUEST_MEM / 2, GUEST_MEM);
 	rx = vring_driver_layout(&g->rx);
 	tx = vring_driver_layout(&g->tx);
-	assert_int_equal(virtio_net_enable_queue(&g->dev, VIRTIO_NET_RX_QUEUE, &rx), 0);
-	assert_int_equal(virtio_net_enable_queue(&g->dev, VIRTIO_NET_TX_QUEUE, &tx), 0);
-	virtio_net_start(&g->dev);
+	assert_int_equal(virtio_dev_enable_queue(&g->dev.vdev, VIRTIO_NET_RX_QUEUE, &rx), 0);
+	assert_int_equal(virtio_dev_enable_queue(&g->dev.vdev, VIRTIO_NET_TX_QUEUE, &tx), 0);
+	virtio_dev_start(&g->dev.vdev);
 }
 
 static struct guest *guest_new(struct world *w, unsigned int n, unsigned int sidecore)
@@ -93,11 +99,8 @@ static struct guest *guest_new(struct world *w, unsigned int n, unsigned int sid
 	static const char *const names[GUESTS] = { "A", "B", "C", "D" };
 	struct guest *g = calloc(1, sizeof(*g));
 	struct virtio_net_params params = {
-		.name = names[n],
 		.sidecore = sidecore,
 		.sw = &w->sw,
-		.interrupt = record_interrupt,
-		.ctx = g,
 	};
 
 	assert_non_null(g);
@@ -107,8 +110,8 @@ static struct guest *guest_new(struct world *w, unsigned int n, unsigned int sid
 	memset(g->mem.base, 0, GUEST_MEM);
 	mac_of(g->mac, n);
 	memcpy(params.mac, g->mac, ETH_ALEN);
-	params.mem = &g->mem;
-	assert_true(virtio_net_init(&g->dev, &params));
+	assert_true(virtio_model_init(&virtio_net_ops, &g->dev.vdev,
+				      names[n], &g->mem, record_interrupt, g, &params));
 	assert_true(net_switch_add_port(&w->sw, &g->dev.port));
 	return g;
 }
@@ -275,8 +278,8 @@ static void test_features_offered(void **state)
 {
 	struct world *w = *state;
 
-	assert_int_equal(virtio_net_queue_count(&w->g[A]->dev), 2);
-	assert_int_equal(virtio_net_device_features(&w->g[A]->dev),
+	assert_int_equal(w->g[A]->dev.vdev.num_queues, 2);
+	assert_int_equal(w->g[A]->dev.vdev.offered,
 			 F(VIRTIO_F_VERSION_1) | F(VIRTIO_NET_F_MAC) | F(VIRTIO_NET_F_STATUS) |
 			 F(VIRTIO_NET_F_MRG_RXBUF) | F(VIRTIO_NET_F_CSUM) |
 			 F(VIRTIO_NET_F_GUEST_CSUM) | F(VIRTIO_NET_F_HOST_TSO4) |
@@ -289,23 +292,25 @@ static void test_init_checks_params(void **state)
 {
 	struct world *w = *state;
 	struct virtio_net_params params = {
-		.name = "E",
 		.mac = { 0x01, 0x00, 0x5e, 0x00, 0x00, 0x01 },
-		.mem = &w->g[A]->mem,
 		.sw = &w->sw,
-		.interrupt = record_interrupt,
 	};
+	const struct guest_mem *mem = &w->g[A]->mem;
+	struct virtio_dev_params common = { .name = "E", .mem = mem, .type = &params };
 	struct virtio_net dev;
 
-	assert_false(virtio_net_init(&dev, &params));	/* a group address */
+	assert_false(virtio_model_init(&virtio_net_ops, &dev.vdev,
+				       "E", mem, record_interrupt, NULL, &params));	/* a group address */
 	params.mac[0] = 0x02;
-	params.interrupt = NULL;
-	assert_false(virtio_net_init(&dev, &params));
-	params.interrupt = record_interrupt;
+	assert_non_null(virtio_net_ops.init(&dev.vdev, &common));	/* no interrupt */
 	params.sw = NULL;
-	assert_false(virtio_net_init(&dev, &params));
+	assert_false(virtio_model_init(&virtio_net_ops, &dev.vdev,
+				       "E", mem, record_interrupt, NULL, &params));
 	params.sw = &w->sw;
-	assert_true(virtio_net_init(&dev, &params));
+	assert_false(virtio_model_init(&virtio_net_ops, &dev.vdev,
+				       "E", mem, record_interrupt, NULL, NULL));
+	assert_true(virtio_model_init(&virtio_net_ops, &dev.vdev,
+				      "E", mem, record_interrupt, NULL, &params));
 	assert_false(net_port_is_up(&dev.port));
 	assert_ptr_equal(dev.port.ctx, &dev);
 	assert_memory_equal(dev.port.mac, params.mac, ETH_ALEN);
@@ -316,18 +321,18 @@ static void test_features_negotiation(void **state)
 	struct world *w = *state;
 	struct virtio_net *dev = &w->g[A]->dev;
 
-	assert_false(virtio_net_set_features(dev, ALL & ~F(VIRTIO_F_VERSION_1)));
-	assert_false(virtio_net_set_features(dev, BASIC | F(VIRTIO_NET_F_CTRL_VQ)));
-	assert_false(virtio_net_set_features(dev, BASIC | F(VIRTIO_NET_F_HOST_TSO4)));
-	assert_false(virtio_net_set_features(dev, BASIC | F(VIRTIO_NET_F_HOST_TSO6)));
-	assert_false(virtio_net_set_features(dev, BASIC | F(VIRTIO_NET_F_GUEST_TSO4)));
-	assert_false(virtio_net_set_features(dev, BASIC | F(VIRTIO_NET_F_GUEST_TSO6)));
-	assert_int_equal(dev->features, 0);
-	assert_true(virtio_net_set_features(dev, F(VIRTIO_F_VERSION_1)));
-	assert_true(virtio_net_set_features(dev, BASIC | F(VIRTIO_NET_F_CSUM) |
+	assert_false(virtio_dev_set_features(&dev->vdev, ALL & ~F(VIRTIO_F_VERSION_1)));
+	assert_false(virtio_dev_set_features(&dev->vdev, BASIC | F(VIRTIO_NET_F_CTRL_VQ)));
+	assert_false(virtio_dev_set_features(&dev->vdev, BASIC | F(VIRTIO_NET_F_HOST_TSO4)));
+	assert_false(virtio_dev_set_features(&dev->vdev, BASIC | F(VIRTIO_NET_F_HOST_TSO6)));
+	assert_false(virtio_dev_set_features(&dev->vdev, BASIC | F(VIRTIO_NET_F_GUEST_TSO4)));
+	assert_false(virtio_dev_set_features(&dev->vdev, BASIC | F(VIRTIO_NET_F_GUEST_TSO6)));
+	assert_int_equal(dev->vdev.features, 0);
+	assert_true(virtio_dev_set_features(&dev->vdev, F(VIRTIO_F_VERSION_1)));
+	assert_true(virtio_dev_set_features(&dev->vdev, BASIC | F(VIRTIO_NET_F_CSUM) |
 					    F(VIRTIO_NET_F_HOST_TSO6)));
-	assert_true(virtio_net_set_features(dev, ALL));
-	assert_int_equal(dev->features, ALL);
+	assert_true(virtio_dev_set_features(&dev->vdev, ALL));
+	assert_int_equal(dev->vdev.features, ALL);
 }
 
 static void test_config_space(void **state)
@@ -336,16 +341,16 @@ static void test_config_space(void **state)
 	const struct virtio_net *dev = &w->g[C]->dev;
 
 	for (unsigned int i = 0; i < ETH_ALEN; i++)
-		assert_int_equal(virtio_net_read_config(dev, i, 1), w->g[C]->mac[i]);
-	assert_int_equal(virtio_net_read_config(dev, 0, 4), 0xab005452);
-	assert_int_equal(virtio_net_read_config(dev, 4, 2), 0x02cd);
-	assert_int_equal(virtio_net_read_config(dev, offsetof(struct virtio_net_config, status), 2),
+		assert_int_equal(virtio_dev_read_config(&dev->vdev, i, 1), w->g[C]->mac[i]);
+	assert_int_equal(virtio_dev_read_config(&dev->vdev, 0, 4), 0xab005452);
+	assert_int_equal(virtio_dev_read_config(&dev->vdev, 4, 2), 0x02cd);
+	assert_int_equal(virtio_dev_read_config(&dev->vdev, offsetof(struct virtio_net_config, status), 2),
 			 VIRTIO_NET_S_LINK_UP);
-	assert_int_equal(virtio_net_read_config(dev, offsetof(struct virtio_net_config,
+	assert_int_equal(virtio_dev_read_config(&dev->vdev, offsetof(struct virtio_net_config,
 							       max_virtqueue_pairs), 2), 1);
-	assert_int_equal(virtio_net_read_config(dev, sizeof(struct virtio_net_config) - 1, 4), 0);
-	assert_int_equal(virtio_net_read_config(dev, 0x100, 4), 0);
-	assert_int_equal(virtio_net_read_config(dev, UINT32_MAX - 1, 4), 0);
+	assert_int_equal(virtio_dev_read_config(&dev->vdev, sizeof(struct virtio_net_config) - 1, 4), 0);
+	assert_int_equal(virtio_dev_read_config(&dev->vdev, 0x100, 4), 0);
+	assert_int_equal(virtio_dev_read_config(&dev->vdev, UINT32_MAX - 1, 4), 0);
 }
 
 /* --- forwarding between guests ---------------------------------------------- */
@@ -491,7 +496,7 @@ static void test_offloads_not_accepted(void **state)
 	assert_int_equal(hdr.flags, VIRTIO_NET_HDR_F_NEEDS_CSUM);
 
 	/* ...but not for C without it, which still gets complete packets. */
-	virtio_net_reset(&c->dev);
+	virtio_dev_reset(&c->dev.vdev);
 	guest_configure(c, MERGEABLE);
 	post_rx_buffers(c, 4, 4096);
 	guest_send_shaped(w, a, c->mac, 400, &partial, &one_piece);
@@ -686,7 +691,7 @@ static void test_bad_tx_packets(void **state)
 	assert_int_equal(virtio_net_poll_tx(&a->dev, 32), 3);
 	assert_int_equal(a->dev.stats.tx_malformed, 3);
 
-	virtio_net_reset(&a->dev);
+	virtio_dev_reset(&a->dev.vdev);
 	guest_configure(a, ALL);
 	guest_send_shaped(w, a, b->mac, 100, &past_end, &one_piece);
 	guest_send_shaped(w, a, b->mac, 100, &no_csum, &one_piece);
@@ -898,7 +903,7 @@ static void test_tx_holdoff_reset(void **state)
 	post_rx_buffers(b, 8, 2048);
 	guest_send(w, a, b->mac, 64);
 	virtio_net_poll_tx(&a->dev, 32);
-	virtio_net_reset(&a->dev);
+	virtio_dev_reset(&a->dev.vdev);
 	guest_configure(a, ALL);
 	virtio_net_flush(&a->dev, 2 * HOLDOFF);
 	assert_int_equal(vring_driver_used_idx(&a->tx), 0);
@@ -941,9 +946,9 @@ static void test_malformed_tx_ring(void **state)
 	run_sidecore(w, 0);
 	stderr_capture_end(log, sizeof(log));
 	assert_non_null(strstr(log, "virtio A: queue 1: buffer outside guest memory"));
-	assert_true(virtio_net_needs_reset(&a->dev));
+	assert_true(virtio_dev_needs_reset(&a->dev.vdev));
 	assert_false(net_port_is_up(&a->dev.port));
-	assert_int_equal(a->interrupts[VIRTIO_NET_CONFIG_CHANGE], 1);
+	assert_int_equal(a->interrupts[CONFIG_CHANGE], 1);
 	assert_int_equal(guest_receive(w, b, &hdr), 400);
 	assert_nothing_received(w, b);
 	assert_int_equal(vring_driver_used_idx(&a->tx), 0);
@@ -951,11 +956,11 @@ static void test_malformed_tx_ring(void **state)
 	assert_b_and_c_forward(w);
 	assert_int_equal(virtio_net_poll_tx(&a->dev, 32), 0);
 	assert_false(virtio_net_deliver(&a->dev, &(struct net_packet){ .len = 60 }));
-	assert_int_equal(a->interrupts[VIRTIO_NET_CONFIG_CHANGE], 1);
+	assert_int_equal(a->interrupts[CONFIG_CHANGE], 1);
 
 	/* The driver resets and sets the device up again. */
-	virtio_net_reset(&a->dev);
-	assert_false(virtio_net_needs_reset(&a->dev));
+	virtio_dev_reset(&a->dev.vdev);
+	assert_false(virtio_dev_needs_reset(&a->dev.vdev));
 	guest_configure(a, ALL);
 	post_rx_buffers(a, 2, 2048);
 	guest_send(w, b, a->mac, 333);
@@ -987,9 +992,9 @@ static void expect_tx_broken(struct world *w, const struct vring_buf *bufs, unsi
 	run_sidecore(w, 0);
 	stderr_capture_end(log, sizeof(log));
 	assert_non_null(strstr(log, message));
-	assert_true(virtio_net_needs_reset(&a->dev));
+	assert_true(virtio_dev_needs_reset(&a->dev.vdev));
 	assert_false(net_port_is_up(&a->dev.port));
-	assert_int_equal(a->interrupts[VIRTIO_NET_CONFIG_CHANGE], 1);
+	assert_int_equal(a->interrupts[CONFIG_CHANGE], 1);
 	assert_int_equal(vring_driver_used_idx(&a->tx), 0);
 	assert_int_equal(a->dev.stats.tx_malformed, 0);
 	assert_b_and_c_forward(w);
@@ -1059,8 +1064,8 @@ static void test_rx_zero_length_descriptor(void **state)
 	run_sidecore(w, 0);
 	stderr_capture_end(log, sizeof(log));
 	assert_non_null(strstr(log, "virtio A: queue 0: zero-length descriptor"));
-	assert_true(virtio_net_needs_reset(&a->dev));
-	assert_int_equal(a->interrupts[VIRTIO_NET_CONFIG_CHANGE], 1);
+	assert_true(virtio_dev_needs_reset(&a->dev.vdev));
+	assert_int_equal(a->interrupts[CONFIG_CHANGE], 1);
 	assert_int_equal(vring_driver_used_idx(&a->rx), 0);
 	assert_b_and_c_forward(w);
 }
@@ -1083,8 +1088,8 @@ static void test_malformed_rx_ring(void **state)
 	run_sidecore(w, 0);
 	stderr_capture_end(log, sizeof(log));
 	assert_non_null(strstr(log, "virtio A: queue 0: receive buffer with a device-readable part"));
-	assert_true(virtio_net_needs_reset(&a->dev));
-	assert_int_equal(a->interrupts[VIRTIO_NET_CONFIG_CHANGE], 1);
+	assert_true(virtio_dev_needs_reset(&a->dev.vdev));
+	assert_int_equal(a->interrupts[CONFIG_CHANGE], 1);
 	assert_int_equal(a->dev.port.stats.rx_drops, 1);
 	assert_b_and_c_forward(w);
 }
@@ -1101,7 +1106,7 @@ static void test_rx_buffer_smaller_than_header(void **state)
 	stderr_capture_begin();
 	run_sidecore(w, 0);
 	stderr_capture_end(log, sizeof(log));
-	assert_true(virtio_net_needs_reset(&a->dev));
+	assert_true(virtio_dev_needs_reset(&a->dev.vdev));
 	assert_string_equal(a->dev.queue[VIRTIO_NET_RX_QUEUE].broken_reason,
 			    "receive buffer smaller than the header");
 }
@@ -1113,15 +1118,15 @@ static void test_bad_queue_layout(void **state)
 	const struct virtq_layout outside = { QSIZE, GUEST_MEM, 0x1000, 0x2000 };
 	char log[256];
 
-	assert_true(virtio_net_set_features(&a->dev, ALL));
+	assert_true(virtio_dev_set_features(&a->dev.vdev, ALL));
 	stderr_capture_begin();
-	assert_int_equal(virtio_net_enable_queue(&a->dev, VIRTIO_NET_TX_QUEUE, &outside), -1);
+	assert_int_equal(virtio_dev_enable_queue(&a->dev.vdev, VIRTIO_NET_TX_QUEUE, &outside), -1);
 	stderr_capture_end(log, sizeof(log));
 	assert_non_null(strstr(log, "virtio A: queue 1: ring outside guest memory"));
-	assert_int_equal(virtio_net_enable_queue(&a->dev, VIRTIO_NET_RXQ(1), &outside), -1);
-	assert_true(virtio_net_needs_reset(&a->dev));
-	assert_int_equal(a->interrupts[VIRTIO_NET_CONFIG_CHANGE], 1);
-	virtio_net_start(&a->dev);
+	assert_int_equal(virtio_dev_enable_queue(&a->dev.vdev, VIRTIO_NET_RXQ(1), &outside), -1);
+	assert_true(virtio_dev_needs_reset(&a->dev.vdev));
+	assert_int_equal(a->interrupts[CONFIG_CHANGE], 1);
+	virtio_dev_start(&a->dev.vdev);
 	assert_false(net_port_is_up(&a->dev.port));
 }
 
@@ -1138,14 +1143,14 @@ static void test_not_running(void **state)
 
 	guest_configure(a, MERGEABLE);
 	guest_send(w, a, b->mac, 100);
-	virtio_net_reset(&a->dev);
+	virtio_dev_reset(&a->dev.vdev);
 	assert_false(net_port_is_up(&a->dev.port));
 	assert_int_equal(virtio_net_poll_tx(&a->dev, 32), 0);
 	guest_send(w, b, a->mac, 100);
 	run_sidecore(w, 0);
 	virtio_net_flush(&b->dev, 0);
 	assert_nothing_received(w, b);
-	assert_int_equal(virtio_net_read_config(&a->dev, 0, 1), a->mac[0]);
+	assert_int_equal(virtio_dev_read_config(&a->dev.vdev, 0, 1), a->mac[0]);
 }
 
 int main(void)

@@ -24,6 +24,7 @@
 
 #include "tests/unit/support/stderr_capture.h"
 #include "tests/unit/support/test_packets.h"
+#include "tests/unit/support/virtio_model.h"
 #include "tests/unit/support/vring_driver.h"
 #include "virtio/virtio_net.h"
 
@@ -39,12 +40,16 @@
 #define FLOWS		16
 #define SPORT		40000
 
+/* A configuration change is counted after every queue's interrupts. */
+#define CONFIG_CHANGE	VIRTIO_NET_MAX_QUEUES
+
 struct guest {
 	struct guest_mem mem;
-	struct vring_driver q[VIRTIO_NET_MAX_QUEUES];	/* by the transport's index */
+	/* By the transport's index, and one past every queue a device can have. */
+	struct vring_driver q[VIRTIO_NET_MAX_QUEUES + 1];
 	unsigned int ctrl;				/* the control queue's index */
 	struct virtio_net dev;
-	unsigned int interrupts[VIRTIO_NET_CONFIG_CHANGE + 1];
+	unsigned int interrupts[CONFIG_CHANGE + 1];
 	uint8_t mac[ETH_ALEN];
 };
 
@@ -55,11 +60,13 @@ struct world {
 	uint8_t received[2048];
 };
 
-static void record_interrupt(struct virtio_net *dev, unsigned int source)
+static void record_interrupt(struct virtio_dev *dev, unsigned int source)
 {
 	struct guest *g = dev->ctx;
 
-	assert_true(source <= VIRTIO_NET_CONFIG_CHANGE);
+	if (source == VIRTIO_DEV_CONFIG_CHANGE)
+		source = CONFIG_CHANGE;
+	assert_true(source <= CONFIG_CHANGE);
 	g->interrupts[source]++;
 }
 
@@ -69,9 +76,7 @@ static struct guest *guest_new(struct world *w, const char *name, uint8_t n, uns
 {
 	struct guest *g = calloc(1, sizeof(*g));
 	struct virtio_net_params params = {
-		.name = name,
 		.sw = &w->sw,
-		.interrupt = record_interrupt,
 		.max_pairs = pairs,
 	};
 
@@ -81,9 +86,8 @@ static struct guest *guest_new(struct world *w, const char *name, uint8_t n, uns
 	assert_non_null(g->mem.base);
 	memcpy(g->mac, (const uint8_t[]){ 0x52, 0x54, 0x00, 0x12, 0x34, n }, ETH_ALEN);
 	memcpy(params.mac, g->mac, ETH_ALEN);
-	params.mem = &g->mem;
-	params.ctx = g;
-	assert_true(virtio_net_init(&g->dev, &params));
+	assert_true(virtio_model_init(&virtio_net_ops, &g->dev.vdev,
+				      name, &g->mem, record_interrupt, g, &params));
 	if (attach)
 		assert_true(net_switch_add_port(&w->sw, &g->dev.port));
 	return g;
@@ -125,7 +129,7 @@ static int ring_enable(struct guest *g, unsigned int index)
 
 	vring_driver_init(&g->q[index], &g->mem, QSIZE, index * AREA, (index + 1) * AREA);
 	layout = vring_driver_layout(&g->q[index]);
-	return virtio_net_enable_queue(&g->dev, index, &layout);
+	return virtio_dev_enable_queue(&g->dev.vdev, index, &layout);
 }
 
 /*
@@ -136,7 +140,7 @@ static void guest_configure(struct guest *g, uint64_t features)
 {
 	unsigned int pairs = features & F(VIRTIO_NET_F_MQ) ? g->dev.max_pairs : 1;
 
-	assert_true(virtio_net_set_features(&g->dev, features));
+	assert_true(virtio_dev_set_features(&g->dev.vdev, features));
 	for (unsigned int i = 0; i < 2 * pairs; i++)
 		assert_int_equal(ring_enable(g, i), 0);
 	g->ctrl = 2 * pairs;
@@ -146,7 +150,7 @@ static void guest_configure(struct guest *g, uint64_t features)
 		for (unsigned int b = 0; b < 16; b++)
 			vring_driver_post_rx(&g->q[VIRTIO_NET_RXQ(i)], 2048);
 	}
-	virtio_net_start(&g->dev);
+	virtio_dev_start(&g->dev.vdev);
 }
 
 static void configure_both(struct world *w)
@@ -325,9 +329,9 @@ static void test_mq_offer_follows_pairs(void **state)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct guest *g = guest_new(w, "G", 9, cases[i].vcpus, false);
 
-		assert_int_equal(virtio_net_device_features(&g->dev), cases[i].features);
-		assert_int_equal(virtio_net_queue_count(&g->dev), cases[i].queues);
-		assert_int_equal(virtio_net_read_config(&g->dev,
+		assert_int_equal(g->dev.vdev.offered, cases[i].features);
+		assert_int_equal(g->dev.vdev.num_queues, cases[i].queues);
+		assert_int_equal(virtio_dev_read_config(&g->dev.vdev,
 			offsetof(struct virtio_net_config, max_virtqueue_pairs), 2),
 			cases[i].pairs);
 		assert_int_equal(g->dev.active_pairs, 1);
@@ -341,11 +345,11 @@ static void test_mq_feature_dependencies(void **state)
 {
 	struct world *w = *state;
 
-	assert_false(virtio_net_set_features(&w->m->dev, MQ & ~F(VIRTIO_NET_F_CTRL_VQ)));
-	assert_true(virtio_net_set_features(&w->m->dev, MQ & ~F(VIRTIO_NET_F_MQ)));
-	assert_true(virtio_net_set_features(&w->m->dev, MQ));
-	assert_false(virtio_net_set_features(&w->s->dev, ONE_PAIR | F(VIRTIO_NET_F_CTRL_VQ)));
-	assert_false(virtio_net_set_features(&w->s->dev, MQ));
+	assert_false(virtio_dev_set_features(&w->m->dev.vdev, MQ & ~F(VIRTIO_NET_F_CTRL_VQ)));
+	assert_true(virtio_dev_set_features(&w->m->dev.vdev, MQ & ~F(VIRTIO_NET_F_MQ)));
+	assert_true(virtio_dev_set_features(&w->m->dev.vdev, MQ));
+	assert_false(virtio_dev_set_features(&w->s->dev.vdev, ONE_PAIR | F(VIRTIO_NET_F_CTRL_VQ)));
+	assert_false(virtio_dev_set_features(&w->s->dev.vdev, MQ));
 }
 
 /*
@@ -357,18 +361,19 @@ static void test_mq_queue_layout(void **state)
 	struct world *w = *state;
 	struct guest *m = w->m;
 
-	assert_true(virtio_net_set_features(&m->dev, MQ));
+	assert_true(virtio_dev_set_features(&m->dev.vdev, MQ));
 	for (unsigned int i = 0; i <= 2 * PAIRS; i++)
 		assert_int_equal(ring_enable(m, i), 0);
 	assert_true(m->dev.ctrl.ready);
 	assert_int_equal(m->dev.ctrl.index, 2 * PAIRS);
 	assert_int_equal(ring_enable(m, 2 * PAIRS + 1), -1);
 	assert_int_equal(ring_enable(m, VIRTIO_NET_MAX_QUEUES), -1);
-	assert_false(virtio_net_needs_reset(&m->dev));
+	/* A queue the features do not give is refused, as the transport refuses it. */
+	assert_true(virtio_dev_needs_reset(&m->dev.vdev));
 
-	virtio_net_reset(&m->dev);
+	virtio_dev_reset(&m->dev.vdev);
 	assert_false(m->dev.ctrl.ready);
-	assert_true(virtio_net_set_features(&m->dev, MQ & ~F(VIRTIO_NET_F_MQ)));
+	assert_true(virtio_dev_set_features(&m->dev.vdev, MQ & ~F(VIRTIO_NET_F_MQ)));
 	assert_int_equal(ring_enable(m, 0), 0);
 	assert_int_equal(ring_enable(m, 1), 0);
 	assert_int_equal(ring_enable(m, 2), 0);
@@ -376,8 +381,8 @@ static void test_mq_queue_layout(void **state)
 	assert_int_equal(m->dev.ctrl.index, 2);
 	assert_int_equal(ring_enable(m, 3), -1);
 
-	virtio_net_reset(&m->dev);
-	assert_true(virtio_net_set_features(&m->dev, ONE_PAIR));
+	virtio_dev_reset(&m->dev.vdev);
+	assert_true(virtio_dev_set_features(&m->dev.vdev, ONE_PAIR));
 	assert_int_equal(ring_enable(m, 2), -1);
 	assert_false(m->dev.ctrl.ready);
 }
@@ -397,7 +402,7 @@ static void test_mq_pairs_set_ok(void **state)
 	}
 	assert_int_equal(pairs_set(m, PAIRS), VIRTIO_NET_OK);
 	assert_int_equal(m->dev.active_pairs, PAIRS);
-	assert_false(virtio_net_needs_reset(&m->dev));
+	assert_false(virtio_dev_needs_reset(&m->dev.vdev));
 }
 
 /* The same command cut otherwise: one readable descriptor, indirect, a big ack buffer. */
@@ -468,7 +473,7 @@ static void test_mq_pairs_set_err(void **state)
 	assert_int_equal(ctrl_command(m, VIRTIO_NET_CTRL_MQ, VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET,
 				      three, 3), VIRTIO_NET_ERR);
 	assert_int_equal(m->dev.active_pairs, 2);
-	assert_false(virtio_net_needs_reset(&m->dev));
+	assert_false(virtio_dev_needs_reset(&m->dev.vdev));
 }
 
 /* Chains with nothing or one byte readable: answered ERR too. */
@@ -498,7 +503,7 @@ static void test_mq_ctrl_short_chains(void **state)
 		assert_int_equal(ctrl_answer(m, ack), VIRTIO_NET_ERR);
 	}
 	assert_int_equal(m->dev.active_pairs, 1);
-	assert_false(virtio_net_needs_reset(&m->dev));
+	assert_false(virtio_dev_needs_reset(&m->dev.vdev));
 }
 
 /* CTRL_VQ without MQ: the control queue is at 2 and the MQ class is not the driver's. */
@@ -537,9 +542,9 @@ static void test_mq_ctrl_without_ack_breaks(void **state)
 	assert_int_equal(virtio_net_poll_tx(&m->dev, 32), 0);
 	stderr_capture_end(log, sizeof(log));
 	assert_non_null(strstr(log, "virtio M: queue 8: control buffer without a device-writable ack"));
-	assert_true(virtio_net_needs_reset(&m->dev));
+	assert_true(virtio_dev_needs_reset(&m->dev.vdev));
 	assert_false(net_port_is_up(&m->dev.port));
-	assert_int_equal(m->interrupts[VIRTIO_NET_CONFIG_CHANGE], 1);
+	assert_int_equal(m->interrupts[CONFIG_CHANGE], 1);
 	assert_int_equal(vring_driver_used_idx(c), 0);
 	assert_int_equal(m->dev.active_pairs, 1);
 
@@ -552,7 +557,7 @@ static void test_mq_ctrl_without_ack_breaks(void **state)
 	assert_int_equal(vring_driver_used_idx(&s->q[VIRTIO_NET_TX_QUEUE]), 1);
 
 	/* The driver resets and starts again. */
-	virtio_net_reset(&m->dev);
+	virtio_dev_reset(&m->dev.vdev);
 	guest_configure(m, MQ);
 	assert_int_equal(pairs_set(m, 2), VIRTIO_NET_OK);
 }
@@ -601,7 +606,7 @@ static void test_mq_ctrl_hostile(void **state)
 	virtio_net_poll_tx(&m->dev, 32);
 	stderr_capture_end(log, sizeof(log));
 	assert_non_null(strstr(log, "virtio M: queue 8: buffer outside guest memory"));
-	assert_true(virtio_net_needs_reset(&m->dev));
+	assert_true(virtio_dev_needs_reset(&m->dev.vdev));
 	assert_int_equal(virtio_net_poll_tx(&m->dev, 32), 0);
 }
 
@@ -955,7 +960,7 @@ static void test_mq_reset_returns_to_one_pair(void **state)
 	send_on(w, m, 2, flow_frame(w, m, s, SPORT, 0, false));
 	run_pass(w, 0);
 	assert_int_equal(m->dev.pair[2].tx_held, 1);
-	virtio_net_reset(&m->dev);
+	virtio_dev_reset(&m->dev.vdev);
 	assert_int_equal(m->dev.active_pairs, 1);
 	assert_int_equal(m->dev.pair[2].tx_held, 0);
 	assert_int_equal(m->dev.pair[2].stats.tx_packets, 1);
@@ -986,8 +991,8 @@ static void test_mq_broken_queue_needs_reset(void **state)
 	run_pass(w, 0);
 	stderr_capture_end(log, sizeof(log));
 	assert_non_null(strstr(log, "virtio M: queue 5: buffer outside guest memory"));
-	assert_true(virtio_net_needs_reset(&m->dev));
-	assert_int_equal(m->interrupts[VIRTIO_NET_CONFIG_CHANGE], 1);
+	assert_true(virtio_dev_needs_reset(&m->dev.vdev));
+	assert_int_equal(m->interrupts[CONFIG_CHANGE], 1);
 	/* Nothing is served until the driver resets, the control queue neither. */
 	ctrl_post(m, VIRTIO_NET_CTRL_MQ, VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET, (const uint8_t[]){ 1, 0 },
 		  2);

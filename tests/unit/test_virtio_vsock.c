@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "tests/unit/support/stderr_capture.h"
+#include "tests/unit/support/virtio_model.h"
 #include "tests/unit/support/vring_driver.h"
 #include "virtio/virtio_vsock.h"
 
@@ -79,11 +80,16 @@ struct tx_shape {
 
 static const struct tx_shape linux_shape = { HDR, 0, false };	/* header, then payload */
 
-static void record_interrupt(struct virtio_vsock *dev, unsigned int source)
+/* A configuration change is counted after the queues' interrupts. */
+#define CONFIG_CHANGE	VIRTIO_VSOCK_QUEUES
+
+static void record_interrupt(struct virtio_dev *dev, unsigned int source)
 {
 	struct guest *g = dev->ctx;
 
-	assert_true(source <= VIRTIO_VSOCK_CONFIG_CHANGE);
+	if (source == VIRTIO_DEV_CONFIG_CHANGE)
+		source = CONFIG_CHANGE;
+	assert_true(source <= CONFIG_CHANGE);
 	g->interrupts[source]++;
 }
 
@@ -92,17 +98,17 @@ static void guest_configure(struct guest *g, uint64_t features)
 {
 	struct virtq_layout layout;
 
-	assert_true(virtio_vsock_set_features(&g->dev, features));
+	assert_true(virtio_dev_set_features(&g->dev.vdev, features));
 	vring_driver_init(&g->rx, &g->mem, QSIZE, 0, RX_END);
 	vring_driver_init(&g->tx, &g->mem, QSIZE, RX_END, TX_END);
 	vring_driver_init(&g->event, &g->mem, QSIZE, TX_END, GUEST_MEM);
 	layout = vring_driver_layout(&g->rx);
-	assert_int_equal(virtio_vsock_enable_queue(&g->dev, VIRTIO_VSOCK_RX_QUEUE, &layout), 0);
+	assert_int_equal(virtio_dev_enable_queue(&g->dev.vdev, VIRTIO_VSOCK_RX_QUEUE, &layout), 0);
 	layout = vring_driver_layout(&g->tx);
-	assert_int_equal(virtio_vsock_enable_queue(&g->dev, VIRTIO_VSOCK_TX_QUEUE, &layout), 0);
+	assert_int_equal(virtio_dev_enable_queue(&g->dev.vdev, VIRTIO_VSOCK_TX_QUEUE, &layout), 0);
 	layout = vring_driver_layout(&g->event);
-	assert_int_equal(virtio_vsock_enable_queue(&g->dev, VIRTIO_VSOCK_EVENT_QUEUE, &layout), 0);
-	virtio_vsock_start(&g->dev);
+	assert_int_equal(virtio_dev_enable_queue(&g->dev.vdev, VIRTIO_VSOCK_EVENT_QUEUE, &layout), 0);
+	virtio_dev_start(&g->dev.vdev);
 }
 
 /* Waiting for a busy lock: its holder lets go first, as another core would. */
@@ -149,13 +155,10 @@ static struct guest *guest_new(struct world *w, unsigned int n)
 	static const char *const names[GUESTS] = { "A", "B", "C" };
 	struct guest *g = calloc(1, sizeof(*g));
 	struct virtio_vsock_params params = {
-		.name = names[n],
 		.cid = 3 + n,
 		.table = &w->table,
 		.domain = &w->domain[n == C].ops,
-		.interrupt = record_interrupt,
 		.snapshot = fake_snapshot,
-		.ctx = g,
 		.stall_timeout = STALL,
 		.counters_interval = COUNTERS_EVERY,
 	};
@@ -166,8 +169,8 @@ static struct guest *guest_new(struct world *w, unsigned int n)
 	assert_non_null(g->mem.base);
 	memset(g->mem.base, 0, GUEST_MEM);
 	g->cid = params.cid;
-	params.mem = &g->mem;
-	assert_true(virtio_vsock_init(&g->dev, &params));
+	assert_true(virtio_model_init(&virtio_vsock_ops, &g->dev.vdev,
+				      names[n], &g->mem, record_interrupt, g, &params));
 	assert_true(virtio_vsock_table_add(&w->table, &g->dev));
 	return g;
 }
@@ -339,40 +342,43 @@ static void test_features(void **state)
 
 	assert_int_equal(ALL, F(VIRTIO_F_VERSION_1) | F(VIRTIO_VSOCK_F_SEQPACKET) |
 			      F(VIRTIO_RING_F_EVENT_IDX) | F(VIRTIO_RING_F_INDIRECT_DESC));
-	assert_false(virtio_vsock_set_features(dev, ALL & ~F(VIRTIO_F_VERSION_1)));
-	assert_false(virtio_vsock_set_features(dev, BASIC | F(VIRTIO_F_RING_PACKED)));
-	assert_int_equal(dev->features, 0);
-	assert_true(virtio_vsock_set_features(dev, BASIC));
-	assert_true(virtio_vsock_set_features(dev, ALL));
-	assert_int_equal(dev->features, ALL);
+	assert_false(virtio_dev_set_features(&dev->vdev, ALL & ~F(VIRTIO_F_VERSION_1)));
+	assert_false(virtio_dev_set_features(&dev->vdev, BASIC | F(VIRTIO_F_RING_PACKED)));
+	assert_int_equal(dev->vdev.features, 0);
+	assert_true(virtio_dev_set_features(&dev->vdev, BASIC));
+	assert_true(virtio_dev_set_features(&dev->vdev, ALL));
+	assert_int_equal(dev->vdev.features, ALL);
 }
 
 static void test_init_and_table(void **state)
 {
 	struct world *w = *state;
 	struct virtio_vsock_params params = {
-		.name = "D",
 		.cid = 2,
-		.mem = &w->g[A]->mem,
 		.table = &w->table,
 		.domain = &w->domain[0].ops,
-		.interrupt = record_interrupt,
 	};
+	struct virtio_dev_params common = { .name = "D", .mem = &w->g[A]->mem, .type = &params };
 	struct virtio_vsock dev;
+	const struct guest_mem *mem = &w->g[A]->mem;
 
-	assert_false(virtio_vsock_init(&dev, &params));		/* the host's CID */
+	assert_false(virtio_model_init(&virtio_vsock_ops, &dev.vdev,
+				       "D", mem, record_interrupt, NULL, &params));	/* the host's CID */
 	params.cid = 4;
 	params.table = NULL;
-	assert_false(virtio_vsock_init(&dev, &params));
+	assert_false(virtio_model_init(&virtio_vsock_ops, &dev.vdev,
+				       "D", mem, record_interrupt, NULL, &params));
 	params.table = &w->table;
 	params.domain = NULL;
-	assert_false(virtio_vsock_init(&dev, &params));
+	assert_false(virtio_model_init(&virtio_vsock_ops, &dev.vdev,
+				       "D", mem, record_interrupt, NULL, &params));
 	params.domain = &w->domain[0].ops;
-	params.interrupt = NULL;
-	assert_false(virtio_vsock_init(&dev, &params));
-	params.interrupt = record_interrupt;
-	assert_true(virtio_vsock_init(&dev, &params));
-	assert_false(virtio_vsock_active(&dev));
+	assert_false(virtio_model_init(&virtio_vsock_ops, &dev.vdev,
+				       "D", mem, record_interrupt, NULL, NULL));
+	assert_non_null(virtio_vsock_ops.init(&dev.vdev, &common));	/* no interrupt */
+	assert_true(virtio_model_init(&virtio_vsock_ops, &dev.vdev,
+				      "D", mem, record_interrupt, NULL, &params));
+	assert_false(virtio_dev_active(&dev.vdev));
 	assert_false(virtio_vsock_table_add(&w->table, &dev));	/* B has CID 4 */
 	assert_int_equal(w->table.count, GUESTS);
 }
@@ -382,28 +388,29 @@ static void test_config_space(void **state)
 {
 	struct world *w = *state;
 	struct virtio_vsock_params params = {
-		.name = "D",
 		.cid = 0x100000003ull,
-		.mem = &w->g[A]->mem,
 		.table = &w->table,
 		.domain = &w->domain[0].ops,
-		.interrupt = record_interrupt,
 	};
+	const struct guest_mem *mem = &w->g[A]->mem;
 	struct virtio_vsock dev;
 
-	assert_int_equal(virtio_vsock_read_config(&w->g[B]->dev, 0, 4), 4);
-	assert_int_equal(virtio_vsock_read_config(&w->g[B]->dev, 4, 4), 0);
+	assert_int_equal(virtio_dev_read_config(&w->g[B]->dev.vdev, 0, 4), 4);
+	assert_int_equal(virtio_dev_read_config(&w->g[B]->dev.vdev, 4, 4), 0);
 	/* virtio 1.2 §5.10.4: the upper 32 bits are reserved, 0xffffffff too. */
-	assert_false(virtio_vsock_init(&dev, &params));
+	assert_false(virtio_model_init(&virtio_vsock_ops, &dev.vdev,
+				       "D", mem, record_interrupt, NULL, &params));
 	params.cid = UINT32_MAX;
-	assert_false(virtio_vsock_init(&dev, &params));
+	assert_false(virtio_model_init(&virtio_vsock_ops, &dev.vdev,
+				       "D", mem, record_interrupt, NULL, &params));
 	params.cid = 0xfedcba98;
-	assert_true(virtio_vsock_init(&dev, &params));
-	assert_int_equal(virtio_vsock_read_config(&dev, 0, 4), 0xfedcba98);
-	assert_int_equal(virtio_vsock_read_config(&dev, 4, 4), 0);
-	assert_int_equal(virtio_vsock_read_config(&dev, 1, 1), 0xba);
-	assert_int_equal(virtio_vsock_read_config(&dev, 6, 4), 0);
-	assert_int_equal(virtio_vsock_read_config(&dev, UINT32_MAX - 1, 4), 0);
+	assert_true(virtio_model_init(&virtio_vsock_ops, &dev.vdev,
+				      "D", mem, record_interrupt, NULL, &params));
+	assert_int_equal(virtio_dev_read_config(&dev.vdev, 0, 4), 0xfedcba98);
+	assert_int_equal(virtio_dev_read_config(&dev.vdev, 4, 4), 0);
+	assert_int_equal(virtio_dev_read_config(&dev.vdev, 1, 1), 0xba);
+	assert_int_equal(virtio_dev_read_config(&dev.vdev, 6, 4), 0);
+	assert_int_equal(virtio_dev_read_config(&dev.vdev, UINT32_MAX - 1, 4), 0);
 }
 
 /* --- delivery ----------------------------------------------------------------- */
@@ -443,7 +450,7 @@ static void test_deliver_a_to_b(void **state)
 	assert_int_equal(a->dev.stats.packets, 2);
 	assert_int_equal(a->dev.stats.bytes, 3000);
 	assert_int_equal(a->dev.stats.rsts, 0);
-	assert_false(virtio_vsock_needs_reset(&a->dev));
+	assert_false(virtio_dev_needs_reset(&a->dev.vdev));
 }
 
 /* The header may have a descriptor alone, be cut anywhere, or be indirect (§2.6.4). */
@@ -590,7 +597,7 @@ static void test_spoofed_cid_dropped(void **state)
 	assert_nothing_received(w, b);
 	assert_nothing_received(w, a);		/* no RST for a forgery either */
 	assert_true(vring_driver_take_used(&a->tx, &id, &len));
-	assert_false(virtio_vsock_needs_reset(&a->dev));
+	assert_false(virtio_dev_needs_reset(&a->dev.vdev));
 
 	guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_RW, 64);
 	run_pass(w);
@@ -651,7 +658,7 @@ static void test_rst_for_stopped_receiver(void **state)
 
 	guest_configure(b, ALL);
 	post_rx_buffers(b, 2);
-	virtio_vsock_reset(&b->dev);
+	virtio_dev_reset(&b->dev.vdev);
 	guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_REQUEST, 0);
 	run_pass(w);
 	assert_int_equal(guest_receive(w, a, &got, 0), 0);
@@ -857,11 +864,11 @@ static void test_rx_queue_not_enabled_is_no_one(void **state)
 
 	guest_configure(a, ALL);
 	post_rx_buffers(a, 1);
-	assert_true(virtio_vsock_set_features(&b->dev, ALL));
+	assert_true(virtio_dev_set_features(&b->dev.vdev, ALL));
 	vring_driver_init(&b->tx, &b->mem, QSIZE, RX_END, TX_END);
 	layout = vring_driver_layout(&b->tx);
-	assert_int_equal(virtio_vsock_enable_queue(&b->dev, VIRTIO_VSOCK_TX_QUEUE, &layout), 0);
-	virtio_vsock_start(&b->dev);
+	assert_int_equal(virtio_dev_enable_queue(&b->dev.vdev, VIRTIO_VSOCK_TX_QUEUE, &layout), 0);
+	virtio_dev_start(&b->dev.vdev);
 	guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_RW, 100);
 	run_pass(w);
 	assert_int_equal(vring_driver_used_idx(&a->tx), 1);
@@ -981,14 +988,14 @@ static void test_stall_retries_when_buffers_posted(void **state)
 	b->rx.desc[head].flags &= ~VRING_DESC_F_WRITE;
 	run_pass(w);
 	run_pass(w);
-	assert_false(virtio_vsock_needs_reset(&b->dev));
+	assert_false(virtio_dev_needs_reset(&b->dev.vdev));
 	assert_int_equal(a->dev.stats.credit_stalls, 3);
 	vring_driver_post_rx(&b->rx, HDR + 4096);
 	stderr_capture_begin();
 	run_pass(w);
 	stderr_capture_end(log, sizeof(log));
 	assert_non_null(strstr(log, "virtio B: queue 0: receive buffer with a device-readable part"));
-	assert_true(virtio_vsock_needs_reset(&b->dev));
+	assert_true(virtio_dev_needs_reset(&b->dev.vdev));
 }
 
 /* Interrupts only where the driver asked (flags without EVENT_IDX, §2.6.7). */
@@ -1116,16 +1123,16 @@ static void expect_a_broken(struct world *w, const char *message)
 	run_pass(w);
 	stderr_capture_end(log, sizeof(log));
 	assert_non_null(strstr(log, message));
-	assert_true(virtio_vsock_needs_reset(&a->dev));
-	assert_false(virtio_vsock_active(&a->dev));
-	assert_int_equal(a->interrupts[VIRTIO_VSOCK_CONFIG_CHANGE], 1);
+	assert_true(virtio_dev_needs_reset(&a->dev.vdev));
+	assert_false(virtio_dev_active(&a->dev.vdev));
+	assert_int_equal(a->interrupts[CONFIG_CHANGE], 1);
 	assert_int_equal(vring_driver_used_idx(&a->tx), used);
 	assert_nothing_received(w, b);
 	assert_b_and_c_forward(w);
 	assert_int_equal(virtio_vsock_poll_tx(&a->dev, 32), 0);
 
-	virtio_vsock_reset(&a->dev);
-	assert_false(virtio_vsock_needs_reset(&a->dev));
+	virtio_dev_reset(&a->dev.vdev);
+	assert_false(virtio_dev_needs_reset(&a->dev.vdev));
 	guest_configure(a, ALL);
 	memset(a->interrupts, 0, sizeof(a->interrupts));
 	post_rx_buffers(b, 1);
@@ -1216,7 +1223,7 @@ static void test_unknown_type_answered(void **state)
 	struct virtio_vsock_hdr hdr, got;
 
 	configure_all(w, ALL);
-	virtio_vsock_reset(&a->dev);
+	virtio_dev_reset(&a->dev.vdev);
 	guest_configure(a, ALL & ~F(VIRTIO_VSOCK_F_SEQPACKET));
 	post_rx_buffers(a, 4);
 	post_rx_buffers(b, 4);
@@ -1240,7 +1247,7 @@ static void test_unknown_type_answered(void **state)
 	assert_int_equal(a->dev.stats.rsts, 3);
 	assert_int_equal(a->dev.stats.dropped, 1);
 	assert_int_equal(vring_driver_used_idx(&a->tx), 4);
-	assert_false(virtio_vsock_needs_reset(&a->dev));
+	assert_false(virtio_dev_needs_reset(&a->dev.vdev));
 }
 
 /*
@@ -1313,12 +1320,12 @@ static void expect_b_rx_broken(struct world *w, const char *message)
 	run_pass(w);
 	stderr_capture_end(log, sizeof(log));
 	assert_non_null(strstr(log, message));
-	assert_true(virtio_vsock_needs_reset(&b->dev));
-	assert_int_equal(b->interrupts[VIRTIO_VSOCK_CONFIG_CHANGE], 1);
+	assert_true(virtio_dev_needs_reset(&b->dev.vdev));
+	assert_int_equal(b->interrupts[CONFIG_CHANGE], 1);
 	assert_int_equal(vring_driver_used_idx(&b->rx), 0);
 	assert_int_equal(guest_receive(w, a, &got, 0), 0);
 	assert_int_equal(got.op, VIRTIO_VSOCK_OP_RST);
-	assert_false(virtio_vsock_needs_reset(&a->dev));
+	assert_false(virtio_dev_needs_reset(&a->dev.vdev));
 	post_rx_buffers(c, 1);
 	guest_send(w, a, c->cid, VIRTIO_VSOCK_OP_RW, 100);
 	run_pass(w);
@@ -1369,16 +1376,16 @@ static void test_bad_queue_layout(void **state)
 	const struct virtq_layout outside = { QSIZE, GUEST_MEM, 0x1000, 0x2000 };
 	char log[256];
 
-	assert_true(virtio_vsock_set_features(&a->dev, ALL));
+	assert_true(virtio_dev_set_features(&a->dev.vdev, ALL));
 	stderr_capture_begin();
-	assert_int_equal(virtio_vsock_enable_queue(&a->dev, VIRTIO_VSOCK_EVENT_QUEUE, &outside), -1);
+	assert_int_equal(virtio_dev_enable_queue(&a->dev.vdev, VIRTIO_VSOCK_EVENT_QUEUE, &outside), -1);
 	stderr_capture_end(log, sizeof(log));
 	assert_non_null(strstr(log, "virtio A: queue 2: ring outside guest memory"));
-	assert_int_equal(virtio_vsock_enable_queue(&a->dev, VIRTIO_VSOCK_QUEUES, &outside), -1);
-	assert_true(virtio_vsock_needs_reset(&a->dev));
-	assert_int_equal(a->interrupts[VIRTIO_VSOCK_CONFIG_CHANGE], 1);
-	virtio_vsock_start(&a->dev);
-	assert_false(virtio_vsock_active(&a->dev));
+	assert_int_equal(virtio_dev_enable_queue(&a->dev.vdev, VIRTIO_VSOCK_QUEUES, &outside), -1);
+	assert_true(virtio_dev_needs_reset(&a->dev.vdev));
+	assert_int_equal(a->interrupts[CONFIG_CHANGE], 1);
+	virtio_dev_start(&a->dev.vdev);
+	assert_false(virtio_dev_active(&a->dev.vdev));
 }
 
 /* Before DRIVER_OK the device leaves the rings alone. */
@@ -1388,10 +1395,10 @@ static void test_not_running(void **state)
 	struct guest *a = w->g[A];
 	struct virtq_layout layout;
 
-	assert_true(virtio_vsock_set_features(&a->dev, ALL));
+	assert_true(virtio_dev_set_features(&a->dev.vdev, ALL));
 	vring_driver_init(&a->tx, &a->mem, QSIZE, RX_END, TX_END);
 	layout = vring_driver_layout(&a->tx);
-	assert_int_equal(virtio_vsock_enable_queue(&a->dev, VIRTIO_VSOCK_TX_QUEUE, &layout), 0);
+	assert_int_equal(virtio_dev_enable_queue(&a->dev.vdev, VIRTIO_VSOCK_TX_QUEUE, &layout), 0);
 	guest_send(w, a, 9, VIRTIO_VSOCK_OP_REQUEST, 0);
 	assert_int_equal(virtio_vsock_poll_tx(&a->dev, 32), 0);
 	virtio_vsock_flush(&a->dev, w->now);
@@ -1604,7 +1611,7 @@ static void test_host_echo_overrun_resets(void **state)
 	assert_nothing_received(w, a);
 	assert_int_equal(a->dev.stats.resets, 1);
 	assert_int_equal(a->dev.stats.echoed, 0);
-	assert_false(virtio_vsock_needs_reset(&a->dev));
+	assert_false(virtio_dev_needs_reset(&a->dev.vdev));
 	/* The slot is free: its later packets get an RST. */
 	post_rx_buffers(a, 1);
 	host_send(w, a, ECHO, VIRTIO_VSOCK_OP_RW, 10, 262144, 0);
@@ -1709,7 +1716,7 @@ static void test_host_counters_bounded(void **state)
 	assert_int_equal((uint16_t)(tx->last_avail_idx - taken), 2);
 	assert_int_equal(a->snapshots, 2);
 
-	virtio_vsock_reset(&a->dev);
+	virtio_dev_reset(&a->dev.vdev);
 	guest_configure(a, ALL);
 	post_rx_buffers(a, 16);
 	host_expect_counters(w, a, "counters: vsock cid 3 snapshot 3\n");
@@ -1726,18 +1733,18 @@ static void test_host_rx_never_enabled(void **state)
 	static const uint32_t ports[] = { ECHO, VIRTIO_VSOCK_PORT_COUNTERS };
 	struct virtq_layout layout;
 
-	assert_true(virtio_vsock_set_features(&a->dev, ALL));
+	assert_true(virtio_dev_set_features(&a->dev.vdev, ALL));
 	vring_driver_init(&a->tx, &a->mem, QSIZE, RX_END, TX_END);
 	layout = vring_driver_layout(&a->tx);
-	assert_int_equal(virtio_vsock_enable_queue(&a->dev, VIRTIO_VSOCK_TX_QUEUE, &layout), 0);
-	virtio_vsock_start(&a->dev);
+	assert_int_equal(virtio_dev_enable_queue(&a->dev.vdev, VIRTIO_VSOCK_TX_QUEUE, &layout), 0);
+	virtio_dev_start(&a->dev.vdev);
 	for (unsigned int i = 0; i < 2; i++) {
 		host_send(w, a, ports[i], VIRTIO_VSOCK_OP_REQUEST, 0, 262144, 0);
 		w->now += STALL;
 		run_pass(w);
 		run_pass(w);
 	}
-	assert_false(virtio_vsock_needs_reset(&a->dev));
+	assert_false(virtio_dev_needs_reset(&a->dev.vdev));
 	assert_int_equal(a->dev.stats.packets, 2);
 }
 
@@ -1785,7 +1792,7 @@ static void test_host_refuses(void **state)
 		}
 	}
 	assert_int_equal(a->dev.stats.rsts, 4);
-	assert_false(virtio_vsock_needs_reset(&a->dev));
+	assert_false(virtio_dev_needs_reset(&a->dev.vdev));
 }
 
 /*
@@ -1838,7 +1845,7 @@ static void test_host_reset_forgets(void **state)
 	host_open(w, a, ECHO, 0);
 	host_send(w, a, ECHO, VIRTIO_VSOCK_OP_RW, 500, 0, 0);
 	run_pass(w);
-	virtio_vsock_reset(&a->dev);
+	virtio_dev_reset(&a->dev.vdev);
 	memset(a->mem.base, 0, GUEST_MEM);
 	guest_configure(a, ALL);
 	post_rx_buffers(a, 4);
@@ -1963,7 +1970,7 @@ static void test_peer_reset_tells_the_other_end(void **state)
 	post_rx_buffers(b, 4);
 	post_rx_buffers(w->g[C], 4);
 	connect_a_to_b(w);
-	virtio_vsock_reset(&b->dev);
+	virtio_dev_reset(&b->dev.vdev);
 	run_pass(w);
 	expect_rst_from_b(w);
 	assert_int_equal(a->dev.stats.peer_gone, 1);
@@ -1973,7 +1980,7 @@ static void test_peer_reset_tells_the_other_end(void **state)
 	/* B's next life hears nothing of A's: its device starts with no links. */
 	guest_configure(b, ALL);
 	post_rx_buffers(b, 4);
-	virtio_vsock_reset(&a->dev);
+	virtio_dev_reset(&a->dev.vdev);
 	run_pass(w);
 	assert_nothing_received(w, b);
 }
@@ -1992,7 +1999,7 @@ static void test_peer_rst_unlinks(void **state)
 	guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_RST, 0);
 	run_pass(w);
 	assert_int_equal(guest_receive(w, b, &got, 0), 0);
-	virtio_vsock_reset(&b->dev);
+	virtio_dev_reset(&b->dev.vdev);
 	run_pass(w);
 	assert_nothing_received(w, a);
 	assert_int_equal(a->dev.stats.peer_gone, 0);
@@ -2016,7 +2023,7 @@ static void test_peer_broken_tells_the_other_end(void **state)
 	run_pass(w);
 	stderr_capture_end(log, sizeof(log));
 	assert_non_null(strstr(log, "header len is not the payload's"));
-	assert_true(virtio_vsock_needs_reset(&b->dev));
+	assert_true(virtio_dev_needs_reset(&b->dev.vdev));
 	run_pass(w);
 	expect_rst_from_b(w);
 }
@@ -2031,7 +2038,7 @@ static void test_peer_rst_waits_for_a_buffer(void **state)
 	post_rx_buffers(a, 1);
 	post_rx_buffers(b, 4);
 	connect_a_to_b(w);
-	virtio_vsock_reset(&b->dev);
+	virtio_dev_reset(&b->dev.vdev);
 	run_pass(w);
 	run_pass(w);
 	assert_nothing_received(w, a);

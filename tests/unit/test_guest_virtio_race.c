@@ -1,17 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_guest_net_race.c - the virtio-net function's BAR and config paths
+ * test_guest_virtio_race.c - a virtio function's BAR and config paths
  * (through the guest's device registry and its PCI bus) entered from two
- * vCPUs while the sidecore raises interrupts, each taking the locks
- * production takes. The function's state is one core's at a time: MSI-X
- * messages leave one at a time, and nothing strays outside the function.
+ * vCPUs while its server (the sidecore for virtio-net and virtio-vsock, a
+ * third vCPU for the console) raises interrupts, each taking the locks
+ * production takes; for each of the three devices. The function's state
+ * is one core's at a time: MSI-X messages leave one at a time, and
+ * nothing strays outside the function.
  * A guest of four vCPUs gets a queue pair each: every queue's message
  * reaches the vCPU its vector names, and control commands a vCPU waits for
  * are answered by the sidecore's pass while vCPUs rewrite vectors and kick.
  *
- * guest_net.c, guest_virtio.c and guest_device.c are glue, not pure
- * modules: they are compiled in here, with stand-ins for the console, the
- * sidecore's wake-up and the vCPUs they call.
+ * guest_net.c, guest_vsock.c, guest_virtio.c and guest_device.c are glue,
+ * not pure modules: they are compiled in here, with stand-ins for the
+ * console, the TSC, the sidecore's wake-up and the vCPUs they call.
  */
 #include <pthread.h>
 #include <sched.h>
@@ -31,12 +33,15 @@
 #include "guest/guest_device.c"
 #include "guest/guest_net.c"
 #include "guest/guest_virtio.c"
+#include "guest/guest_vsock.c"
+#include "tests/unit/support/glue_stubs.h"
 #include "tests/unit/support/vring_driver.h"
+#include "virtio/virtio_console.h"
 
-#define SLOT		1	/* the first free slot after the host bridge */
-#define BAR0		(GUEST_PCI_MMIO_GPA + SLOT * VIRTIO_PCI_BAR_SIZE)
 #define BAR_MSIX_TABLE	0x3000	/* where virtio_pci.c puts the table */
 #define GUEST_RAM	(1u << 20)
+#define POOL_BYTES	(4u << 20)
+#define CID		3
 #define MSI_VECTOR	0x30
 
 #define ROUNDS		8
@@ -59,38 +64,6 @@ static int in_post, post_overlaps;
 static unsigned long posts, wrong_vectors;
 static unsigned long per_vcpu[GUEST_MAX_VCPUS];
 
-void printk(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-}
-
-/* The races here are not about the bucket: every line goes out. */
-void guest_log_gate_init(struct log_gate *gate, struct guest *g)
-{
-	gate->allow = NULL;
-	gate->ctx = g;
-}
-
-void guest_log(struct guest *g, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "[%s] ", g->name);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-}
-
-/* The sidecore's wake-up call: no core idles in HLT here. */
-void sidecore_wake(struct sidecore *sc)
-{
-	(void)sc;
-}
-
 /* Sending to a vCPU on another core: an IPI's worth of work. */
 void vcpu_send_interrupt(struct vcpu *v, uint8_t vector)
 {
@@ -111,29 +84,32 @@ void vcpu_send_interrupt(struct vcpu *v, uint8_t vector)
 
 struct world {
 	struct guest guest;
-	struct guest_net net;
+	struct config_guest config;
 	struct sidecore sidecore;
+	void *pool_memory;
+	struct guest_virtio *dev;	/* the device under test */
 	pthread_barrier_t round;
 };
 
 static uint64_t bar_access(struct world *w, uint64_t offset, unsigned int size, bool write,
 			   uint64_t value)
 {
+	uint64_t bar0 = GUEST_PCI_MMIO_GPA + w->dev->dev.slot * VIRTIO_PCI_BAR_SIZE;
 	bool notify;
 
-	assert_true(guest_device_mmio(&w->guest, BAR0 + offset, size, write, &value, &notify));
+	assert_true(guest_device_mmio(&w->guest, bar0 + offset, size, write, &value, &notify));
 	return value;
 }
 
 /* A config access as a vCPU makes it: the bus takes its lock, then the function's. */
 static void config_write(struct world *w, unsigned int reg, unsigned int size, uint32_t value)
 {
-	pci_ecam_write(&w->guest.pci, (uint64_t)SLOT << 15 | reg, size, value);
+	pci_ecam_write(&w->guest.pci, (uint64_t)w->dev->dev.slot << 15 | reg, size, value);
 }
 
 static uint32_t config_read(struct world *w, unsigned int reg, unsigned int size)
 {
-	return pci_ecam_read(&w->guest.pci, (uint64_t)SLOT << 15 | reg, size);
+	return pci_ecam_read(&w->guest.pci, (uint64_t)w->dev->dev.slot << 15 | reg, size);
 }
 
 /* The MSI-X capability's message control, found the way a driver finds it. */
@@ -170,13 +146,17 @@ static void driver_start(struct world *w)
 			 VIRTIO_CONFIG_S_DRIVER_OK, VIRTIO_CONFIG_S_DRIVER_OK);
 }
 
-/* The sidecore: a config change to report, under its lock as in its poll pass. */
+/*
+ * The device's server: a config change to report, under the lock that
+ * guards the device, as in the sidecore's poll pass or a console kick.
+ */
 static void sidecore_signal(struct world *w)
 {
-	spin_lock(&w->sidecore.lock);
-	guest_net_interrupt(&w->net.net, VIRTIO_NET_CONFIG_CHANGE);
-	sidecore_flush_ports(&w->sidecore, 0);
-	spin_unlock(&w->sidecore.lock);
+	spin_lock(w->dev->guard);
+	guest_virtio_interrupt(w->dev->vdev, VIRTIO_DEV_CONFIG_CHANGE);
+	if (w->dev->sidecore)
+		sidecore_flush_ports(w->dev->sidecore, 0);
+	spin_unlock(w->dev->guard);
 }
 
 static void sidecore_burst(struct world *w)
@@ -231,8 +211,12 @@ static void *worker_run(void *arg)
 	return NULL;
 }
 
-/* A guest of vcpus vCPUs (APIC IDs 0, 1, ...) with its NIC on a sidecore of its own. */
-static struct world *world_new(unsigned int vcpus)
+/*
+ * A guest of vcpus vCPUs (APIC IDs 0, 1, ...) with its devices as boot
+ * gives them (hv/init/guests.c): its NIC and vsock device on a sidecore of
+ * its own, its console; the one of type ops is under test.
+ */
+static struct world *world_new(unsigned int vcpus, const struct virtio_dev_ops *ops)
 {
 	static const uint8_t mac[6] = { 0x52, 0x54, 0, 0, 0, 1 };
 	struct world *w = aligned_alloc(_Alignof(struct world), sizeof(struct world));
@@ -242,9 +226,15 @@ static struct world *world_new(unsigned int vcpus)
 	assert_non_null(w);
 	assert_non_null(ram);
 	memset(w, 0, sizeof(*w));
+	w->pool_memory = aligned_alloc(PAGE_SIZE, POOL_BYTES);
+	assert_non_null(w->pool_memory);
+	page_alloc_init(1);
+	page_pool_add(page_alloc_pool(0), (uintptr_t)w->pool_memory, POOL_BYTES);
+	memset(&guest_vsock_table, 0, sizeof(guest_vsock_table));
 	g = &w->guest;
 	net_switch_init(&test_switch);
 	strcpy(g->name, "race");
+	g->config = &w->config;
 	g->ram_hpa = (uintptr_t)ram;
 	g->ram_size = GUEST_RAM;
 	g->vcpu_count = vcpus;
@@ -253,20 +243,24 @@ static struct world *world_new(unsigned int vcpus)
 	pci_bus_init(&g->pci);
 	w->sidecore.sw = &test_switch;
 	w->sidecore.tx_holdoff = 1000;	/* 1 ms, the sidecore's, on a 1 MHz TSC */
-	assert_true(guest_net_register(&w->net, g, &w->sidecore));
-	assert_true(guest_net_init(&w->net, g, &w->sidecore, mac, false));
-	assert_int_equal(w->net.dev.slot, SLOT);
-	assert_int_equal(w->sidecore.port_count, 1);
+	assert_true(guest_net_create(g, &w->sidecore, mac, false));
+	assert_non_null(guest_virtio_create(g, NULL, &virtio_console_ops, NULL));
+	assert_true(guest_vsock_create(g, &w->sidecore, CID));
+	assert_int_equal(w->sidecore.port_count, 2);
+	w->dev = (struct guest_virtio *)guest_virtio_find(g, ops);
+	assert_non_null(w->dev);
 	return w;
 }
 
 static void world_free(struct world *w)
 {
+	guest_device_remove_all(&w->guest);
 	test_free((void *)(uintptr_t)w->guest.ram_hpa);
+	free(w->pool_memory);
 	free(w);
 }
 
-static void test_bar_path_races_sidecore(void **state)
+static void bar_path_race(const struct virtio_dev_ops *ops)
 {
 	const struct worker roles[THREADS] = {
 		{ .first = vector_mask, .second = vector_unmask },
@@ -275,9 +269,8 @@ static void test_bar_path_races_sidecore(void **state)
 	};
 	struct worker worker[THREADS];
 	pthread_t thread[THREADS];
-	struct world *w = world_new(1);
+	struct world *w = world_new(1, ops);
 
-	(void)state;
 	driver_start(w);
 	posts = 0;
 
@@ -293,10 +286,28 @@ static void test_bar_path_races_sidecore(void **state)
 
 	assert_int_equal(post_overlaps, 0);
 	assert_int_equal(wrong_vectors, 0);
-	assert_int_equal(w->net.bad_msi, 0);
+	assert_int_equal(w->dev->bad_msi, 0);
 	/* Each change was sent, or waits in the PBA for the vector's unmasking. */
 	assert_true(posts >= ROUNDS && posts <= ROUNDS * (BURST + 1));
 	world_free(w);
+}
+
+static void test_net_bar_path_races_sidecore(void **state)
+{
+	(void)state;
+	bar_path_race(&virtio_net_ops);
+}
+
+static void test_vsock_bar_path_races_sidecore(void **state)
+{
+	(void)state;
+	bar_path_race(&virtio_vsock_ops);
+}
+
+static void test_console_bar_path_races_kicking_vcpu(void **state)
+{
+	(void)state;
+	bar_path_race(&virtio_console_ops);
 }
 
 /* --- a queue pair per vCPU ----------------------------------------------------- */
@@ -387,19 +398,19 @@ static void test_multiqueue_vectors_reach_their_vcpus(void **state)
 
 	(void)state;
 	assert_non_null(d);
-	d->world = world_new(MQ_VCPUS);
+	d->world = world_new(MQ_VCPUS, &virtio_net_ops);
 	driver_start_mq(d);
 	memset(per_vcpu, 0, sizeof(per_vcpu));
 	wrong_vectors = 0;
 	for (unsigned int q = 0; q < 2 * MQ_VCPUS; q++) {
 		spin_lock(&d->world->sidecore.lock);
-		guest_net_interrupt(&d->world->net.net, q);
+		guest_virtio_interrupt(d->world->dev->vdev, q);
 		spin_unlock(&d->world->sidecore.lock);
 	}
 	for (unsigned int v = 0; v < MQ_VCPUS; v++)
 		assert_int_equal(per_vcpu[v], 2);
 	assert_int_equal(wrong_vectors, 0);
-	assert_int_equal(d->world->net.bad_msi, 0);
+	assert_int_equal(d->world->dev->bad_msi, 0);
 	world_free(d->world);
 	test_free(d);
 }
@@ -489,7 +500,8 @@ static void *mq_sidecore(void *arg)
 		spin_lock(&sc->lock);
 		sidecore_poll_pass(sc, &live, &batches);
 		if (i % 256 == 0)
-			guest_net_interrupt(&d->world->net.net, VIRTIO_NET_RXQ(i / 256 % MQ_VCPUS));
+			guest_virtio_interrupt(d->world->dev->vdev,
+					       VIRTIO_NET_RXQ(i / 256 % MQ_VCPUS));
 		sidecore_flush_ports(sc, i);
 		spin_unlock(&sc->lock);
 		sched_yield();
@@ -505,7 +517,7 @@ static void test_multiqueue_control_races_sidecore(void **state)
 
 	(void)state;
 	assert_non_null(d);
-	d->world = world_new(MQ_VCPUS);
+	d->world = world_new(MQ_VCPUS, &virtio_net_ops);
 	driver_start_mq(d);
 	post_overlaps = 0;
 	wrong_vectors = 0;
@@ -516,12 +528,13 @@ static void test_multiqueue_control_races_sidecore(void **state)
 
 	assert_int_equal(d->answered, CTRL_ROUNDS);
 	assert_int_equal(d->refused, 0);
-	assert_int_equal(d->world->net.net.active_pairs, 1 + (CTRL_ROUNDS - 1) % MQ_VCPUS);
-	assert_false(virtio_net_needs_reset(&d->world->net.net));
-	assert_int_equal(d->world->net.pci.kicks, d->kicks);
+	assert_int_equal(to_net(d->world->dev->vdev)->active_pairs,
+			 1 + (CTRL_ROUNDS - 1) % MQ_VCPUS);
+	assert_false(virtio_dev_needs_reset(d->world->dev->vdev));
+	assert_int_equal(d->world->dev->pci.kicks, d->kicks);
 	assert_int_equal(post_overlaps, 0);
 	assert_int_equal(wrong_vectors, 0);
-	assert_int_equal(d->world->net.bad_msi, 0);
+	assert_int_equal(d->world->dev->bad_msi, 0);
 	world_free(d->world);
 	test_free(d);
 }
@@ -529,11 +542,13 @@ static void test_multiqueue_control_races_sidecore(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_bar_path_races_sidecore),
+		cmocka_unit_test(test_net_bar_path_races_sidecore),
+		cmocka_unit_test(test_vsock_bar_path_races_sidecore),
+		cmocka_unit_test(test_console_bar_path_races_kicking_vcpu),
 		cmocka_unit_test(test_multiqueue_vectors_reach_their_vcpus),
 		cmocka_unit_test(test_multiqueue_control_races_sidecore),
 	};
 
-	return cmocka_run_group_tests_name("virtio-net BAR path against its sidecore", tests,
+	return cmocka_run_group_tests_name("virtio BAR paths against their servers", tests,
 					   NULL, NULL);
 }
