@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * pci.h - the machine's own PCI functions, through configuration mechanism
- * #1 (I/O ports CF8h and CFCh). The guests' PCI bus is hv/vdev/pci.c; this
+ * #1 (I/O ports CF8h and CFCh). The guests' PCI bus is hv/vdev/vpci.c; this
  * is the real one, used at boot to find the NIC the sidecores drive.
  *
  * Boot CPU only, before the APs start: the address port is shared state

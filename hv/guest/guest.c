@@ -131,9 +131,9 @@ bool guest_create(struct guest *g, unsigned int id, const struct config_guest *c
 	}
 
 	uart_init(&g->uart, guest_console_line, g);
-	pci_bus_init(&g->pci);
-	pci_host_bridge_init(&g->host_bridge);
-	pci_bus_add(&g->pci, 0, &g->host_bridge);
+	vpci_bus_init(&g->pci);
+	vpci_host_bridge_init(&g->host_bridge);
+	vpci_bus_add(&g->pci, 0, &g->host_bridge);
 
 	for (unsigned int i = 0; i < vcpu_count; i++) {
 		struct vcpu *v = &g->vcpu[i];

@@ -16,7 +16,7 @@
 #include "guest/vcpu.h"
 #include "guest/vcpu_life.h"
 #include "lib/ratelimit.h"
-#include "vdev/pci.h"
+#include "vdev/vpci.h"
 #include "vdev/uart.h"
 #include "vmx/ept.h"
 
@@ -55,8 +55,8 @@ struct guest {
 	} boot;
 
 	struct uart uart;
-	struct pci_bus pci;
-	struct pci_device host_bridge;
+	struct vpci_bus pci;
+	struct vpci_device host_bridge;
 
 	unsigned int vcpu_count;
 	struct vcpu vcpu[GUEST_MAX_VCPUS];

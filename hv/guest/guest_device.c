@@ -19,9 +19,9 @@ bool guest_device_add(struct guest *g, struct guest_device *dev)
 		return false;
 	}
 	if (dev->pci) {
-		while (slot < PCI_SLOTS && !pci_bus_add(&g->pci, slot, dev->pci))
+		while (slot < VPCI_SLOTS && !vpci_bus_add(&g->pci, slot, dev->pci))
 			slot++;
-		if (slot == PCI_SLOTS) {
+		if (slot == VPCI_SLOTS) {
 			printk("guest %s: no PCI slot left for %s\n", g->name, dev->name);
 			return false;
 		}
@@ -38,7 +38,7 @@ void guest_device_remove_all(struct guest *g)
 
 		g->device[g->device_count] = NULL;
 		if (dev->pci)
-			pci_bus_remove(&g->pci, dev->slot);
+			vpci_bus_remove(&g->pci, dev->slot);
 		if (dev->ops->release)
 			dev->ops->release(dev);
 	}

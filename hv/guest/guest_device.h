@@ -14,7 +14,7 @@
 
 struct guest;
 struct guest_device;
-struct pci_device;
+struct vpci_device;
 
 struct guest_device_ops {
 	/*
@@ -37,7 +37,7 @@ struct guest_device_ops {
 struct guest_device {
 	const char *name;			/* "virtio-net", for messages */
 	const struct guest_device_ops *ops;
-	struct pci_device *pci;			/* its PCI function, or NULL */
+	struct vpci_device *pci;			/* its PCI function, or NULL */
 	unsigned int slot;			/* set by guest_device_add() when pci is */
 };
 

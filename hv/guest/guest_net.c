@@ -11,7 +11,7 @@
  *   - BAR accesses from any vCPU take it around decode and access, so the
  *     BAR cannot move in between;
  *   - configuration accesses (CF8/CFC, ECAM) from any vCPU: the bus takes
- *     it as the function's lock, inside its own (vdev/pci.h), and runs the
+ *     it as the function's lock, inside its own (vdev/vpci.h), and runs the
  *     function's written hook inside both;
  *   - the sidecore's poll pass, which raises interrupts and flushes;
  *   - a restart's device reset.

@@ -28,7 +28,7 @@ struct sidecore;
  * guest's node holds this and, after it, the model (its ops->size bytes).
  * One lock guards the function and the model: any of the guest's vCPUs may
  * reach them at once, through the BAR or through config space (the bus
- * takes it as the function's lock, vdev/pci.h). A model served on the vCPU
+ * takes it as the function's lock, vdev/vpci.h). A model served on the vCPU
  * that kicks it has a lock of its own; one a sidecore polls has the
  * sidecore's, which its pass holds (docs/data-path.md, "Locking"). The
  * model's sink and the MSI path run under it and take only the console's

@@ -281,7 +281,7 @@ static uint32_t vcpu_io_in(struct vcpu *v, uint16_t port, unsigned int size)
 	case GUEST_IO_UART:
 		return uart_read(&g->uart, port - UART_COM1_BASE);
 	case GUEST_IO_PCI:
-		return pci_io_read(&g->pci, port, size);
+		return vpci_io_read(&g->pci, port, size);
 	case GUEST_IO_SLEEP_CONTROL:
 	case GUEST_IO_SLEEP_STATUS:
 		return 0;
@@ -300,7 +300,7 @@ static void vcpu_io_out(struct vcpu *v, uint16_t port, unsigned int size, uint32
 		uart_write(&g->uart, port - UART_COM1_BASE, (uint8_t)value);
 		break;
 	case GUEST_IO_PCI:
-		pci_io_write(&g->pci, port, size, value);
+		vpci_io_write(&g->pci, port, size, value);
 		break;
 	case GUEST_IO_SLEEP_CONTROL:
 		if (exit_rules_sleep_is_poweroff(value))
@@ -410,10 +410,10 @@ static bool vcpu_handle_ept_violation(struct vcpu *v)
 		return vcpu_fail(v, "%u-byte PCI configuration access", insn.size);
 	} else {
 		if (insn.write)
-			pci_ecam_write(&v->guest->pci, gpa - GUEST_ECAM_GPA, insn.size,
+			vpci_ecam_write(&v->guest->pci, gpa - GUEST_ECAM_GPA, insn.size,
 				       (uint32_t)decode_write_value(&insn, (uint64_t *)&v->regs));
 		else
-			vcpu_mmio_load(v, &insn, pci_ecam_read(&v->guest->pci,
+			vcpu_mmio_load(v, &insn, vpci_ecam_read(&v->guest->pci,
 							       gpa - GUEST_ECAM_GPA, insn.size));
 	}
 	vmcs_write(VMCS_GUEST_RIP, vmcs_read(VMCS_GUEST_RIP) + insn.length);

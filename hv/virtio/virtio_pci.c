@@ -423,7 +423,7 @@ static bool ops_valid(const struct virtio_pci_device_ops *ops)
  *
  * The function comes up as after power-on: memory decoding off, MSI-X off
  * with every vector masked, device status 0. Add @fn->pci to the guest's
- * bus with pci_bus_add().
+ * bus with vpci_bus_add().
  *
  * Return: false, after logging why, if @name, @ops, @send_msi or
  * @bar_address is unusable.
@@ -445,13 +445,13 @@ bool virtio_pci_init(struct virtio_pci *fn, const char *name,
 	fn->ctx = ctx;
 	fn->offered = ops->features | 1ull << VIRTIO_F_VERSION_1;	/* §6.2 */
 
-	pci_device_init(&fn->pci, VIRTIO_PCI_VENDOR, device,
+	vpci_device_init(&fn->pci, VIRTIO_PCI_VENDOR, device,
 			ops->device_id == VIRTIO_ID_NET ? PCI_CLASS_CODE_ETHERNET :
 			PCI_CLASS_CODE_OTHER, VIRTIO_PCI_REVISION);
 	/* §4.1.2.1: a subsystem device ID of 0x40 or more; ours repeats the device ID. */
 	virtio_pci_bytes_put(fn->pci.config, PCI_SUBSYSTEM_VENDOR_ID, 2, VIRTIO_PCI_VENDOR);
 	virtio_pci_bytes_put(fn->pci.config, PCI_SUBSYSTEM_ID, 2, device);
-	pci_device_set_bar64(&fn->pci, 0, VIRTIO_PCI_BAR_SIZE, bar_address);
+	vpci_device_set_bar64(&fn->pci, 0, VIRTIO_PCI_BAR_SIZE, bar_address);
 	virtio_pci_caps_init(fn);
 	msix_init(&fn->msix_state, fn->msix, fn->msix_pending, virtio_pci_vectors(fn),
 		  send_msi, msi_ctx);
@@ -473,7 +473,7 @@ void virtio_pci_set_log_gate(struct virtio_pci *fn, const struct log_gate *gate)
  */
 uint64_t virtio_pci_bar_address(const struct virtio_pci *fn)
 {
-	return pci_device_bar64(&fn->pci, 0);
+	return vpci_device_bar64(&fn->pci, 0);
 }
 
 /**

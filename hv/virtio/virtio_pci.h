@@ -22,7 +22,7 @@
 
 #include "lib/log.h"
 #include "vdev/msix.h"
-#include "vdev/pci.h"
+#include "vdev/vpci.h"
 
 #define VIRTIO_PCI_QUEUES_MAX	64
 #define VIRTIO_PCI_VECTORS_MAX	(VIRTIO_PCI_QUEUES_MAX + 1)	/* + config change */
@@ -70,7 +70,7 @@ struct virtio_pci_queue {
 
 /* The function, embedded by its owner. Fields are private to hv/virtio/virtio_pci*.c. */
 struct virtio_pci {
-	struct pci_device pci;		/* put on the bus with pci_bus_add() */
+	struct vpci_device pci;		/* put on the bus with vpci_bus_add() */
 	const char *name;		/* the guest's, for messages (kept) */
 	const struct log_gate *log;	/* the guest's bucket for them; NULL: none */
 	const struct virtio_pci_device_ops *ops;

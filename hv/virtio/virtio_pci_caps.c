@@ -73,7 +73,7 @@ static void window_write(struct virtio_pci *fn)
 					 virtio_pci_config_get(fn, WINDOW_DATA, length));
 }
 
-static void config_written(struct pci_device *dev, unsigned int offset, unsigned int size)
+static void config_written(struct vpci_device *dev, unsigned int offset, unsigned int size)
 {
 	struct virtio_pci *fn = dev->ctx;
 

@@ -25,7 +25,7 @@
 
 #include "config/guest_layout.h"
 #include "guest/guest_ports.h"
-#include "vdev/pci.h"
+#include "vdev/vpci.h"
 #include "vdev/uart.h"
 #include "vmx/cpuid_filter.h"
 #include "vmx/exit_rules.h"
@@ -174,8 +174,8 @@ static void fuzz_io(const struct input *in)
 		CHECK(a.size == 1 && a.port >= UART_COM1_BASE &&
 		      a.port < UART_COM1_BASE + UART_PORTS);
 	if (dev == GUEST_IO_PCI)
-		CHECK(a.port >= PCI_CONFIG_ADDRESS_PORT &&
-		      a.port + a.size <= PCI_CONFIG_DATA_PORT + 4);
+		CHECK(a.port >= VPCI_CONFIG_ADDRESS_PORT &&
+		      a.port + a.size <= VPCI_CONFIG_DATA_PORT + 4);
 	if (exit_rules_sleep_is_poweroff((uint32_t)q))
 		CHECK((q & (1u << 5)) && ((q >> 2) & 7) == GUEST_SLP_TYP_S5);
 }

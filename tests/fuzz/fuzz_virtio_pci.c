@@ -55,8 +55,8 @@
 static const unsigned int access_sizes[8] = { 1, 2, 4, 8, 1, 2, 4, 3 };
 
 struct fuzz_state {
-	struct pci_bus bus;
-	struct pci_device bridge;
+	struct vpci_bus bus;
+	struct vpci_device bridge;
 	struct virtio_pci fn;
 	struct virtio_pci_device_ops ops;
 	uint8_t initial[PCI_CFG_SPACE_SIZE];
@@ -170,11 +170,11 @@ static void fuzz_state_init(struct fuzz_state *s, bool large)
 		.driver_ok = fuzz_driver_ok,
 		.reset = fuzz_reset,
 	};
-	pci_bus_init(&s->bus);
-	pci_host_bridge_init(&s->bridge);
+	vpci_bus_init(&s->bus);
+	vpci_host_bridge_init(&s->bridge);
 	CHECK(virtio_pci_init(&s->fn, "fuzz", &s->ops, s, fuzz_msi, s, BAR_GPA));
-	CHECK(pci_bus_add(&s->bus, 0, &s->bridge));
-	CHECK(pci_bus_add(&s->bus, SLOT, &s->fn.pci));
+	CHECK(vpci_bus_add(&s->bus, 0, &s->bridge));
+	CHECK(vpci_bus_add(&s->bus, SLOT, &s->fn.pci));
 	memcpy(s->initial, s->fn.pci.config, PCI_CFG_SPACE_SIZE);
 	for (unsigned int pos = s->fn.pci.config[PCI_CAPABILITY_LIST]; pos;
 	     pos = s->fn.pci.config[pos + PCI_CAP_LIST_NEXT])
@@ -302,7 +302,7 @@ static void driver_step(struct fuzz_state *s, uint8_t which, uint8_t arg, uint32
 		break;
 	case 6:
 		pos = s->msix_pos + PCI_MSIX_FLAGS;
-		pci_ecam_write(&s->bus, SLOT << 15 | pos, 2,
+		vpci_ecam_write(&s->bus, SLOT << 15 | pos, 2,
 			       PCI_MSIX_FLAGS_ENABLE | (arg & 1 ? PCI_MSIX_FLAGS_MASKALL : 0));
 		common_write(s, VIRTIO_PCI_COMMON_MSIX, 2, arg >> 2);
 		table += ((value & 0xff) % (s->ops.num_queues + 1u)) * PCI_MSIX_ENTRY_SIZE;
@@ -318,13 +318,13 @@ static void driver_step(struct fuzz_state *s, uint8_t which, uint8_t arg, uint32
 			pos = s->fn.pci.config[pos + VIRTIO_PCI_CAP_NEXT];
 		CHECK(pos);
 		pos |= SLOT << 15;
-		pci_ecam_write(&s->bus, pos + VIRTIO_PCI_CAP_BAR, 1, arg >> 4);
-		pci_ecam_write(&s->bus, pos + VIRTIO_PCI_CAP_OFFSET, 4, value & 0x3fff);
-		pci_ecam_write(&s->bus, pos + VIRTIO_PCI_CAP_LENGTH, 4, 1u << (arg & 3));
+		vpci_ecam_write(&s->bus, pos + VIRTIO_PCI_CAP_BAR, 1, arg >> 4);
+		vpci_ecam_write(&s->bus, pos + VIRTIO_PCI_CAP_OFFSET, 4, value & 0x3fff);
+		vpci_ecam_write(&s->bus, pos + VIRTIO_PCI_CAP_LENGTH, 4, 1u << (arg & 3));
 		if (arg & 8)
-			pci_ecam_write(&s->bus, pos + WINDOW_DATA, 4, value >> 14);
+			vpci_ecam_write(&s->bus, pos + WINDOW_DATA, 4, value >> 14);
 		else
-			pci_ecam_read(&s->bus, pos + WINDOW_DATA, 4);
+			vpci_ecam_read(&s->bus, pos + WINDOW_DATA, 4);
 		break;
 	}
 }
@@ -356,21 +356,21 @@ static void run_op(struct fuzz_state *s, const uint8_t *op)
 
 	switch (op[0] & 7) {
 	case 0:
-		result = pci_ecam_read(&s->bus, SLOT << 15 | reg, config_size);
+		result = vpci_ecam_read(&s->bus, SLOT << 15 | reg, config_size);
 		CHECK((result & ~width_mask(config_size)) == 0);
 		break;
 	case 1:
-		pci_ecam_write(&s->bus, SLOT << 15 | reg, config_size, value);
+		vpci_ecam_write(&s->bus, SLOT << 15 | reg, config_size, value);
 		break;
 	case 2:
 	case 3:
-		pci_io_write(&s->bus, PCI_CONFIG_ADDRESS_PORT, 4,
+		vpci_io_write(&s->bus, VPCI_CONFIG_ADDRESS_PORT, 4,
 			     1u << 31 | SLOT << 11 | (reg & 0xfc));
 		if (op[0] & 1)
-			pci_io_write(&s->bus, (uint16_t)(PCI_CONFIG_DATA_PORT + (reg & 3)),
+			vpci_io_write(&s->bus, (uint16_t)(VPCI_CONFIG_DATA_PORT + (reg & 3)),
 				     config_size, value);
 		else
-			pci_io_read(&s->bus, (uint16_t)(PCI_CONFIG_DATA_PORT + (reg & 3)),
+			vpci_io_read(&s->bus, (uint16_t)(VPCI_CONFIG_DATA_PORT + (reg & 3)),
 				    config_size);
 		break;
 	case 4:

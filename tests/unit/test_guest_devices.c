@@ -81,7 +81,7 @@ static int world_setup(void **state)
 	w->guest.ram_size = GUEST_RAM;
 	w->guest.vcpu_count = 1;
 	w->guest.vcpu[0] = (struct vcpu){ .guest = &w->guest };
-	pci_bus_init(&w->guest.pci);
+	vpci_bus_init(&w->guest.pci);
 	*state = w;
 	return 0;
 }
@@ -113,7 +113,7 @@ static void create_first_two(struct world *w)
 static void assert_nothing_left(struct world *w)
 {
 	assert_int_equal(w->guest.device_count, 0);
-	for (unsigned int slot = 0; slot < PCI_SLOTS; slot++)
+	for (unsigned int slot = 0; slot < VPCI_SLOTS; slot++)
 		assert_null(w->guest.pci.slot[slot]);
 	assert_int_equal(w->sidecore.port_count, 0);
 	assert_int_equal(w->sw.count, 1);
@@ -139,16 +139,16 @@ static void test_third_device_fails_registered(void **state)
 /* The bus has no slot left for it: it is freed at once, the others after. */
 static void test_third_device_fails_unregistered(void **state)
 {
-	static struct pci_device filler[PCI_SLOTS];
+	static struct vpci_device filler[VPCI_SLOTS];
 	struct world *w = *state;
 
 	create_first_two(w);
-	for (unsigned int slot = 3; slot < PCI_SLOTS; slot++)
-		assert_true(pci_bus_add(&w->guest.pci, slot, &filler[slot]));
+	for (unsigned int slot = 3; slot < VPCI_SLOTS; slot++)
+		assert_true(vpci_bus_add(&w->guest.pci, slot, &filler[slot]));
 	assert_false(guest_vsock_create(&w->guest, &w->sidecore, OTHER_CID + 1));
 	assert_int_equal(w->guest.device_count, 2);
-	for (unsigned int slot = 3; slot < PCI_SLOTS; slot++)
-		pci_bus_remove(&w->guest.pci, slot);
+	for (unsigned int slot = 3; slot < VPCI_SLOTS; slot++)
+		vpci_bus_remove(&w->guest.pci, slot);
 	guest_device_remove_all(&w->guest);
 	assert_nothing_left(w);
 }

@@ -104,12 +104,12 @@ static uint64_t bar_access(struct world *w, uint64_t offset, unsigned int size, 
 /* A config access as a vCPU makes it: the bus takes its lock, then the function's. */
 static void config_write(struct world *w, unsigned int reg, unsigned int size, uint32_t value)
 {
-	pci_ecam_write(&w->guest.pci, (uint64_t)w->dev->dev.slot << 15 | reg, size, value);
+	vpci_ecam_write(&w->guest.pci, (uint64_t)w->dev->dev.slot << 15 | reg, size, value);
 }
 
 static uint32_t config_read(struct world *w, unsigned int reg, unsigned int size)
 {
-	return pci_ecam_read(&w->guest.pci, (uint64_t)w->dev->dev.slot << 15 | reg, size);
+	return vpci_ecam_read(&w->guest.pci, (uint64_t)w->dev->dev.slot << 15 | reg, size);
 }
 
 /* The MSI-X capability's message control, found the way a driver finds it. */
@@ -240,7 +240,7 @@ static struct world *world_new(unsigned int vcpus, const struct virtio_dev_ops *
 	g->vcpu_count = vcpus;
 	for (unsigned int i = 0; i < vcpus; i++)
 		g->vcpu[i] = (struct vcpu){ .guest = g, .index = i, .apic_id = i };
-	pci_bus_init(&g->pci);
+	vpci_bus_init(&g->pci);
 	w->sidecore.sw = &test_switch;
 	w->sidecore.tx_holdoff = 1000;	/* 1 ms, the sidecore's, on a 1 MHz TSC */
 	assert_true(guest_net_create(g, &w->sidecore, mac, false));

@@ -79,8 +79,8 @@ struct probe {
 };
 
 struct fixture {
-	struct pci_bus bus;
-	struct pci_device bridge;
+	struct vpci_bus bus;
+	struct vpci_device bridge;
 	struct virtio_pci fn;
 	struct virtio_pci_device_ops ops;
 	struct fake_device dev;
@@ -162,12 +162,12 @@ static const struct virtio_pci_device_ops net_ops = {
 
 static uint32_t cfg_read(struct fixture *f, unsigned int reg, unsigned int size)
 {
-	return pci_ecam_read(&f->bus, SLOT << 15 | reg, size);
+	return vpci_ecam_read(&f->bus, SLOT << 15 | reg, size);
 }
 
 static void cfg_write(struct fixture *f, unsigned int reg, unsigned int size, uint32_t value)
 {
-	pci_ecam_write(&f->bus, SLOT << 15 | reg, size, value);
+	vpci_ecam_write(&f->bus, SLOT << 15 | reg, size, value);
 }
 
 static uint64_t mmio_read(struct fixture *f, uint64_t gpa, unsigned int size)
@@ -374,10 +374,10 @@ static int fixture_setup_ops(void **state, const struct virtio_pci_device_ops *o
 	for (unsigned int i = 0; i < CONFIG_SIZE; i++)
 		f->dev.config[i] = (uint8_t)(0x50 + i);
 	f->ops = *ops;
-	pci_bus_init(&f->bus);
-	pci_host_bridge_init(&f->bridge);
+	vpci_bus_init(&f->bus);
+	vpci_host_bridge_init(&f->bridge);
 	if (!virtio_pci_init(&f->fn, "test", &f->ops, &f->dev, record_msi, f, BAR_GPA) ||
-	    !pci_bus_add(&f->bus, 0, &f->bridge) || !pci_bus_add(&f->bus, SLOT, &f->fn.pci))
+	    !vpci_bus_add(&f->bus, 0, &f->bridge) || !vpci_bus_add(&f->bus, SLOT, &f->fn.pci))
 		return -1;
 	/* pci_enable_device(): memory decoding on. */
 	cfg_write(f, PCI_COMMAND, 2, cfg_read(f, PCI_COMMAND, 2) | PCI_COMMAND_MEMORY);
@@ -445,8 +445,8 @@ static void test_identity_net(void **state)
 	assert_int_equal(cfg_read(f, PCI_HEADER_TYPE, 1), PCI_HEADER_TYPE_NORMAL);
 	assert_int_equal(cfg_read(f, PCI_INTERRUPT_PIN, 1), 0);	/* no INTx */
 	/* CF8/CFC sees the same function. */
-	pci_io_write(&f->bus, PCI_CONFIG_ADDRESS_PORT, 4, 1u << 31 | SLOT << 11);
-	assert_int_equal(pci_io_read(&f->bus, PCI_CONFIG_DATA_PORT, 4), 0x10411af4);
+	vpci_io_write(&f->bus, VPCI_CONFIG_ADDRESS_PORT, 4, 1u << 31 | SLOT << 11);
+	assert_int_equal(vpci_io_read(&f->bus, VPCI_CONFIG_DATA_PORT, 4), 0x10411af4);
 }
 
 static void test_identity_vsock(void **state)

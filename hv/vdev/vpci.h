@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * pci.h - a guest's PCI bus 0: configuration space through the CF8/CFC
+ * vpci.h - a guest's PCI bus 0: configuration space through the CF8/CFC
  * ports and through ECAM, for the host bridge and the emulated devices.
  *
  * Every vCPU of a guest may reach its bus at once. The bus lock makes each
@@ -14,8 +14,8 @@
  * and its written hook (hv/guest/guest_net.c). Its owner never takes the bus
  * lock while holding it.
  */
-#ifndef SIDECORE_VDEV_PCI_H
-#define SIDECORE_VDEV_PCI_H
+#ifndef SIDECORE_VDEV_VPCI_H
+#define SIDECORE_VDEV_VPCI_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -24,65 +24,65 @@
 
 #include "arch/spinlock.h"
 
-#define PCI_SLOTS		32
-#define PCI_CONFIG_ADDRESS_PORT	0xcf8
-#define PCI_CONFIG_DATA_PORT	0xcfc
+#define VPCI_SLOTS		32
+#define VPCI_CONFIG_ADDRESS_PORT	0xcf8
+#define VPCI_CONFIG_DATA_PORT	0xcfc
 
-struct pci_device;
+struct vpci_device;
 
 /* Called after the guest wrote config space (e.g. to move a BAR), bus lock held. */
-typedef void (*pci_config_written_fn)(struct pci_device *dev, unsigned int offset,
+typedef void (*vpci_config_written_fn)(struct vpci_device *dev, unsigned int offset,
 				      unsigned int size);
 
-struct pci_device {
+struct vpci_device {
 	uint8_t config[PCI_CFG_SPACE_SIZE];
 	uint8_t write_mask[PCI_CFG_SPACE_SIZE];	/* bits the guest may change */
-	pci_config_written_fn written;
+	vpci_config_written_fn written;
 	void *ctx;
 	struct spinlock *lock;			/* the function's own (above), or NULL */
 };
 
-struct pci_bus {
+struct vpci_bus {
 	struct spinlock lock;		/* guards the fields below and the devices' config */
-	struct pci_device *slot[PCI_SLOTS];
+	struct vpci_device *slot[VPCI_SLOTS];
 	uint32_t config_address;	/* last value written to CF8 */
 };
 
 /**
- * pci_bus_init() - bring up an empty bus
+ * vpci_bus_init() - bring up an empty bus
  * @bus: the bus; its old contents are lost
  *
  * Every slot starts empty, the CF8 latch disabled and the lock free.
  */
-void pci_bus_init(struct pci_bus *bus);
+void vpci_bus_init(struct vpci_bus *bus);
 
 /**
- * pci_bus_add() - put a function on the bus
+ * vpci_bus_add() - put a function on the bus
  * @bus: the bus
- * @slot: the device number, below PCI_SLOTS
- * @dev: the function, set up with pci_device_init(); it stays the caller's
+ * @slot: the device number, below VPCI_SLOTS
+ * @dev: the function, set up with vpci_device_init(); it stays the caller's
  *
  * Return: true when @dev now answers at @slot; false, changing nothing,
  * when @slot is out of range or already taken.
  */
-bool pci_bus_add(struct pci_bus *bus, unsigned int slot, struct pci_device *dev);
+bool vpci_bus_add(struct vpci_bus *bus, unsigned int slot, struct vpci_device *dev);
 
 /**
- * pci_bus_remove() - take a function off the bus
+ * vpci_bus_remove() - take a function off the bus
  * @bus: the bus
  * @slot: where the function answers; an empty or out-of-range slot stays as it is
  */
-void pci_bus_remove(struct pci_bus *bus, unsigned int slot);
+void vpci_bus_remove(struct vpci_bus *bus, unsigned int slot);
 
 /* Accesses through CF8-CFF; size is 1, 2 or 4. Unclaimed reads are all ones. */
-uint32_t pci_io_read(struct pci_bus *bus, uint16_t port, unsigned int size);
-void pci_io_write(struct pci_bus *bus, uint16_t port, unsigned int size, uint32_t value);
+uint32_t vpci_io_read(struct vpci_bus *bus, uint16_t port, unsigned int size);
+void vpci_io_write(struct vpci_bus *bus, uint16_t port, unsigned int size, uint32_t value);
 /* Accesses at offset into the ECAM window (bus 0 only). */
-uint32_t pci_ecam_read(struct pci_bus *bus, uint64_t offset, unsigned int size);
-void pci_ecam_write(struct pci_bus *bus, uint64_t offset, unsigned int size, uint32_t value);
+uint32_t vpci_ecam_read(struct vpci_bus *bus, uint64_t offset, unsigned int size);
+void vpci_ecam_write(struct vpci_bus *bus, uint64_t offset, unsigned int size, uint32_t value);
 
 /**
- * pci_device_init() - fill in a function's identity
+ * vpci_device_init() - fill in a function's identity
  * @dev: the function; its old contents are lost
  * @vendor: the Vendor ID
  * @device: the Device ID
@@ -91,13 +91,13 @@ void pci_ecam_write(struct pci_bus *bus, uint64_t offset, unsigned int size, uin
  *
  * The rest of the type 0 header reads 0, and the guest may change only
  * COMMAND's I/O, memory, bus master and INTx disable bits. The written
- * hook, ctx and lock start NULL; BARs are added with pci_device_set_bar64().
+ * hook, ctx and lock start NULL; BARs are added with vpci_device_set_bar64().
  */
-void pci_device_init(struct pci_device *dev, uint16_t vendor, uint16_t device,
+void vpci_device_init(struct vpci_device *dev, uint16_t vendor, uint16_t device,
 		     uint32_t class_code, uint8_t revision);
 
 /**
- * pci_device_set_bar64() - give a function a 64-bit memory BAR
+ * vpci_device_set_bar64() - give a function a 64-bit memory BAR
  * @dev: the function
  * @bar: the BAR number of the low half, 0 to 4; @bar + 1 holds the high half
  * @size: the BAR's size in bytes, a power of two of 16 or more
@@ -106,26 +106,26 @@ void pci_device_init(struct pci_device *dev, uint16_t vendor, uint16_t device,
  * The write mask lets the guest size the BAR and move it to any
  * @size-aligned address.
  */
-void pci_device_set_bar64(struct pci_device *dev, unsigned int bar, uint64_t size,
+void vpci_device_set_bar64(struct vpci_device *dev, unsigned int bar, uint64_t size,
 			  uint64_t address);
 
 /**
- * pci_device_bar64() - where a 64-bit memory BAR is now
+ * vpci_device_bar64() - where a 64-bit memory BAR is now
  * @dev: the function
- * @bar: the BAR number of the low half, as given to pci_device_set_bar64()
+ * @bar: the BAR number of the low half, as given to vpci_device_set_bar64()
  *
  * Return: the base address the guest last left in the BAR pair, without
  * the type bits, whether or not COMMAND enables memory decoding.
  */
-uint64_t pci_device_bar64(const struct pci_device *dev, unsigned int bar);
+uint64_t vpci_device_bar64(const struct vpci_device *dev, unsigned int bar);
 
 /**
- * pci_host_bridge_init() - set up the host bridge for slot 0
+ * vpci_host_bridge_init() - set up the host bridge for slot 0
  * @dev: the function; its old contents are lost
  *
  * Gives it the Intel 440FX's identity, which every guest kernel knows to
  * need no driver, and no BARs.
  */
-void pci_host_bridge_init(struct pci_device *dev);
+void vpci_host_bridge_init(struct vpci_device *dev);
 
 #endif

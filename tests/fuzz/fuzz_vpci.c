@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * fuzz_pci.c - arbitrary configuration-space traffic against a guest's bus.
+ * fuzz_vpci.c - arbitrary configuration-space traffic against a guest's bus.
  *
  * The bus holds the host bridge in slot 0 and a device with two 64-bit BARs
  * in slot 3. The input is a sequence of 8-byte operations:
@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vdev/pci.h"
+#include "vdev/vpci.h"
 
 #define CHECK(cond) do { if (!(cond)) abort(); } while (0)
 
@@ -35,8 +35,8 @@
 static const unsigned int access_sizes[8] = { 1, 2, 4, 1, 2, 4, 3, 0 };
 
 struct fuzz_bus {
-	struct pci_bus bus;
-	struct pci_device bridge, dev;
+	struct vpci_bus bus;
+	struct vpci_device bridge, dev;
 	uint8_t bridge_initial[PCI_CFG_SPACE_SIZE], dev_initial[PCI_CFG_SPACE_SIZE];
 	unsigned int calls;
 };
@@ -46,7 +46,7 @@ static uint32_t width_mask(unsigned int size)
 	return size >= 4 ? 0xffffffffu : (1u << (8 * size)) - 1;
 }
 
-static void check_written(struct pci_device *dev, unsigned int offset, unsigned int size)
+static void check_written(struct vpci_device *dev, unsigned int offset, unsigned int size)
 {
 	struct fuzz_bus *f = dev->ctx;
 
@@ -59,23 +59,23 @@ static void check_written(struct pci_device *dev, unsigned int offset, unsigned 
 static void fuzz_bus_init(struct fuzz_bus *f)
 {
 	memset(f, 0, sizeof(*f));
-	pci_bus_init(&f->bus);
-	pci_host_bridge_init(&f->bridge);
-	pci_device_init(&f->dev, 0x1af4, 0x1041, 0x020000, 1);
-	pci_device_set_bar64(&f->dev, 0, BAR0_SIZE, 0xfe000000);
-	pci_device_set_bar64(&f->dev, 2, BAR2_SIZE, 0x4000000000ull);
+	vpci_bus_init(&f->bus);
+	vpci_host_bridge_init(&f->bridge);
+	vpci_device_init(&f->dev, 0x1af4, 0x1041, 0x020000, 1);
+	vpci_device_set_bar64(&f->dev, 0, BAR0_SIZE, 0xfe000000);
+	vpci_device_set_bar64(&f->dev, 2, BAR2_SIZE, 0x4000000000ull);
 	f->bridge.written = check_written;
 	f->bridge.ctx = f;
 	f->dev.written = check_written;
 	f->dev.ctx = f;
-	CHECK(pci_bus_add(&f->bus, 0, &f->bridge));
-	CHECK(pci_bus_add(&f->bus, DEV_SLOT, &f->dev));
+	CHECK(vpci_bus_add(&f->bus, 0, &f->bridge));
+	CHECK(vpci_bus_add(&f->bus, DEV_SLOT, &f->dev));
 	memcpy(f->bridge_initial, f->bridge.config, PCI_CFG_SPACE_SIZE);
 	memcpy(f->dev_initial, f->dev.config, PCI_CFG_SPACE_SIZE);
 }
 
 /* Every bit a write mask protects still holds its initial value. */
-static void check_read_only(const struct pci_device *dev, const uint8_t *initial)
+static void check_read_only(const struct vpci_device *dev, const uint8_t *initial)
 {
 	for (unsigned int i = 0; i < PCI_CFG_SPACE_SIZE; i++)
 		CHECK(((dev->config[i] ^ initial[i]) & ~dev->write_mask[i]) == 0);
@@ -93,14 +93,14 @@ static void check_invariants(struct fuzz_bus *f)
 	CHECK(f->dev.config[PCI_VENDOR_ID] == 0xf4 && f->dev.config[PCI_VENDOR_ID + 1] == 0x1a);
 	CHECK(f->dev.config[PCI_DEVICE_ID] == 0x41 && f->dev.config[PCI_DEVICE_ID + 1] == 0x10);
 	CHECK((f->dev.config[PCI_BASE_ADDRESS_0] & 0xf) == 0x4 && (f->dev.config[PCI_BASE_ADDRESS_0 + 8] & 0xf) == 0x4);
-	CHECK(pci_device_bar64(&f->dev, 0) % BAR0_SIZE == 0);
-	CHECK(pci_device_bar64(&f->dev, 2) % BAR2_SIZE == 0);
+	CHECK(vpci_device_bar64(&f->dev, 0) % BAR0_SIZE == 0);
+	CHECK(vpci_device_bar64(&f->dev, 2) % BAR2_SIZE == 0);
 	CHECK((address & 0x7f000003) == 0);
 
 	/* The function CF8 selects reads the same through ECAM; no other does. */
-	data = pci_io_read(&f->bus, PCI_CONFIG_DATA_PORT, 4);
+	data = vpci_io_read(&f->bus, VPCI_CONFIG_DATA_PORT, 4);
 	if ((address >> 31) && !busno && !function && f->bus.slot[slot])
-		CHECK(data == pci_ecam_read(&f->bus, (uint64_t)busno << 20 | slot << 15 |
+		CHECK(data == vpci_ecam_read(&f->bus, (uint64_t)busno << 20 | slot << 15 |
 					     function << 12 | reg, 4));
 	else
 		CHECK(data == 0xffffffff);
@@ -122,11 +122,11 @@ static void run_op(struct fuzz_bus *f, const uint8_t *op)
 		bool present = offset < (1u << 20) && !(offset & 0x7000) && f->bus.slot[slot];
 
 		if (write) {
-			pci_ecam_write(&f->bus, offset, size, value);
+			vpci_ecam_write(&f->bus, offset, size, value);
 			CHECK(f->calls <= calls + 1);
 			return;
 		}
-		result = pci_ecam_read(&f->bus, offset, size);
+		result = vpci_ecam_read(&f->bus, offset, size);
 		CHECK((result & ~width_mask(size)) == 0);
 		if (!present)
 			CHECK(result == width_mask(size));
@@ -136,13 +136,13 @@ static void run_op(struct fuzz_bus *f, const uint8_t *op)
 		uint16_t port = (uint16_t)(0xcf4 + (op[1] & 15));
 
 		if (write) {
-			pci_io_write(&f->bus, port, size, value);
+			vpci_io_write(&f->bus, port, size, value);
 			CHECK(f->calls <= calls + 1);
 			return;
 		}
-		result = pci_io_read(&f->bus, port, size);
+		result = vpci_io_read(&f->bus, port, size);
 		CHECK((result & ~width_mask(size)) == 0);
-		if (port < PCI_CONFIG_DATA_PORT && !(port == PCI_CONFIG_ADDRESS_PORT && size == 4))
+		if (port < VPCI_CONFIG_DATA_PORT && !(port == VPCI_CONFIG_ADDRESS_PORT && size == 4))
 			CHECK(result == width_mask(size));
 	}
 	CHECK(f->calls == calls);	/* reads tell nobody */

@@ -1,27 +1,27 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * pci.c - PCI configuration space (PCI Local Bus spec 3.0 chapter 6): type 0
+ * vpci.c - PCI configuration space (PCI Local Bus spec 3.0 chapter 6): type 0
  * headers with write masks, so BAR sizing (write all ones, read back the
  * mask) falls out of the masks alone.
  */
 #include <string.h>
 
-#include "vdev/pci.h"
+#include "vdev/vpci.h"
 
 #define CF8_ENABLE		(1u << 31)
 #define HOST_BRIDGE_CLASS	0x060000
 
-void pci_bus_init(struct pci_bus *bus)
+void vpci_bus_init(struct vpci_bus *bus)
 {
 	memset(bus, 0, sizeof(*bus));
 }
 
-bool pci_bus_add(struct pci_bus *bus, unsigned int slot, struct pci_device *dev)
+bool vpci_bus_add(struct vpci_bus *bus, unsigned int slot, struct vpci_device *dev)
 {
 	bool added = false;
 
 	spin_lock(&bus->lock);
-	if (slot < PCI_SLOTS && !bus->slot[slot]) {
+	if (slot < VPCI_SLOTS && !bus->slot[slot]) {
 		bus->slot[slot] = dev;
 		added = true;
 	}
@@ -29,10 +29,10 @@ bool pci_bus_add(struct pci_bus *bus, unsigned int slot, struct pci_device *dev)
 	return added;
 }
 
-void pci_bus_remove(struct pci_bus *bus, unsigned int slot)
+void vpci_bus_remove(struct vpci_bus *bus, unsigned int slot)
 {
 	spin_lock(&bus->lock);
-	if (slot < PCI_SLOTS)
+	if (slot < VPCI_SLOTS)
 		bus->slot[slot] = NULL;
 	spin_unlock(&bus->lock);
 }
@@ -43,7 +43,7 @@ static void config_put(uint8_t *p, unsigned int offset, unsigned int size, uint3
 		p[offset + i] = (uint8_t)(v >> (8 * i));
 }
 
-void pci_device_init(struct pci_device *dev, uint16_t vendor, uint16_t device,
+void vpci_device_init(struct vpci_device *dev, uint16_t vendor, uint16_t device,
 		     uint32_t class_code, uint8_t revision)
 {
 	memset(dev, 0, sizeof(*dev));
@@ -56,7 +56,7 @@ void pci_device_init(struct pci_device *dev, uint16_t vendor, uint16_t device,
 		   PCI_COMMAND_INTX_DISABLE);
 }
 
-void pci_device_set_bar64(struct pci_device *dev, unsigned int bar, uint64_t size,
+void vpci_device_set_bar64(struct vpci_device *dev, unsigned int bar, uint64_t size,
 			  uint64_t address)
 {
 	unsigned int offset = PCI_BASE_ADDRESS_0 + 4 * bar;
@@ -68,7 +68,7 @@ void pci_device_set_bar64(struct pci_device *dev, unsigned int bar, uint64_t siz
 	config_put(dev->write_mask, offset + 4, 4, (uint32_t)(mask >> 32));
 }
 
-uint64_t pci_device_bar64(const struct pci_device *dev, unsigned int bar)
+uint64_t vpci_device_bar64(const struct vpci_device *dev, unsigned int bar)
 {
 	uint64_t lo = 0, hi = 0;
 
@@ -77,14 +77,14 @@ uint64_t pci_device_bar64(const struct pci_device *dev, unsigned int bar)
 	return (lo & ~0xfull) | hi << 32;
 }
 
-void pci_host_bridge_init(struct pci_device *dev)
+void vpci_host_bridge_init(struct vpci_device *dev)
 {
 	/* Intel 440FX's identity: every guest kernel knows it needs no driver. */
-	pci_device_init(dev, 0x8086, 0x1237, HOST_BRIDGE_CLASS, 2);
+	vpci_device_init(dev, 0x8086, 0x1237, HOST_BRIDGE_CLASS, 2);
 }
 
-/* A function's config bytes are its own lock's too: its owner reads them (vdev/pci.h). */
-static uint32_t pci_device_read(const struct pci_device *dev, unsigned int offset,
+/* A function's config bytes are its own lock's too: its owner reads them (vdev/vpci.h). */
+static uint32_t vpci_device_read(const struct vpci_device *dev, unsigned int offset,
 				unsigned int size)
 {
 	uint32_t v = 0;
@@ -98,7 +98,7 @@ static uint32_t pci_device_read(const struct pci_device *dev, unsigned int offse
 	return v;
 }
 
-static void pci_device_write(struct pci_device *dev, unsigned int offset,
+static void vpci_device_write(struct vpci_device *dev, unsigned int offset,
 			     unsigned int size, uint32_t value)
 {
 	if (dev->lock)
@@ -116,17 +116,17 @@ static void pci_device_write(struct pci_device *dev, unsigned int offset,
 }
 
 /* Accesses must be naturally aligned and inside the 256-byte header space. */
-static struct pci_device *pci_lookup(struct pci_bus *bus, unsigned int busno,
+static struct vpci_device *vpci_lookup(struct vpci_bus *bus, unsigned int busno,
 				     unsigned int slot, unsigned int function,
 				     unsigned int offset, unsigned int size)
 {
-	if (busno || function || slot >= PCI_SLOTS || offset + size > PCI_CFG_SPACE_SIZE ||
+	if (busno || function || slot >= VPCI_SLOTS || offset + size > PCI_CFG_SPACE_SIZE ||
 	    (size != 1 && size != 2 && size != 4) || offset % size)
 		return NULL;
 	return bus->slot[slot];
 }
 
-static uint32_t pci_all_ones(unsigned int size)
+static uint32_t vpci_all_ones(unsigned int size)
 {
 	return size >= 4 ? 0xffffffffu : (1u << (8 * size)) - 1;
 }
@@ -135,81 +135,81 @@ static uint32_t pci_all_ones(unsigned int size)
  * The latch is read once: slot, register and the bounds check all come
  * from the same value.
  */
-static struct pci_device *pci_cf8_target(struct pci_bus *bus, uint16_t port,
+static struct vpci_device *vpci_cf8_target(struct vpci_bus *bus, uint16_t port,
 					 unsigned int size, unsigned int *offset)
 {
 	uint32_t a = bus->config_address;
 
 	if (!(a & CF8_ENABLE))
 		return NULL;
-	*offset = (a & 0xfc) + (port - PCI_CONFIG_DATA_PORT);
-	return pci_lookup(bus, (a >> 16) & 0xff, (a >> 11) & 0x1f, (a >> 8) & 7,
+	*offset = (a & 0xfc) + (port - VPCI_CONFIG_DATA_PORT);
+	return vpci_lookup(bus, (a >> 16) & 0xff, (a >> 11) & 0x1f, (a >> 8) & 7,
 			  *offset, size);
 }
 
-static uint32_t pci_io_read_locked(struct pci_bus *bus, uint16_t port, unsigned int size)
+static uint32_t vpci_io_read_locked(struct vpci_bus *bus, uint16_t port, unsigned int size)
 {
-	struct pci_device *dev;
+	struct vpci_device *dev;
 	unsigned int offset;
 
-	if (port == PCI_CONFIG_ADDRESS_PORT && size == 4)
+	if (port == VPCI_CONFIG_ADDRESS_PORT && size == 4)
 		return bus->config_address;
-	if (port < PCI_CONFIG_DATA_PORT || port + size > PCI_CONFIG_DATA_PORT + 4)
-		return pci_all_ones(size);
-	dev = pci_cf8_target(bus, port, size, &offset);
-	return dev ? pci_device_read(dev, offset, size) : pci_all_ones(size);
+	if (port < VPCI_CONFIG_DATA_PORT || port + size > VPCI_CONFIG_DATA_PORT + 4)
+		return vpci_all_ones(size);
+	dev = vpci_cf8_target(bus, port, size, &offset);
+	return dev ? vpci_device_read(dev, offset, size) : vpci_all_ones(size);
 }
 
-static void pci_io_write_locked(struct pci_bus *bus, uint16_t port, unsigned int size,
+static void vpci_io_write_locked(struct vpci_bus *bus, uint16_t port, unsigned int size,
 				uint32_t value)
 {
-	struct pci_device *dev;
+	struct vpci_device *dev;
 	unsigned int offset;
 
-	if (port == PCI_CONFIG_ADDRESS_PORT && size == 4) {
+	if (port == VPCI_CONFIG_ADDRESS_PORT && size == 4) {
 		bus->config_address = value & 0x80fffffc;
 		return;
 	}
-	if (port < PCI_CONFIG_DATA_PORT || port + size > PCI_CONFIG_DATA_PORT + 4)
+	if (port < VPCI_CONFIG_DATA_PORT || port + size > VPCI_CONFIG_DATA_PORT + 4)
 		return;
-	dev = pci_cf8_target(bus, port, size, &offset);
+	dev = vpci_cf8_target(bus, port, size, &offset);
 	if (dev)
-		pci_device_write(dev, offset, size, value);
+		vpci_device_write(dev, offset, size, value);
 }
 
 /* ECAM: bus << 20 | device << 15 | function << 12 | register (PCIe 3.0 §7.2.2). */
-static struct pci_device *pci_ecam_target(struct pci_bus *bus, uint64_t offset,
+static struct vpci_device *vpci_ecam_target(struct vpci_bus *bus, uint64_t offset,
 					  unsigned int size)
 {
-	return pci_lookup(bus, (unsigned int)(offset >> 20), (offset >> 15) & 0x1f,
+	return vpci_lookup(bus, (unsigned int)(offset >> 20), (offset >> 15) & 0x1f,
 			  (offset >> 12) & 7, offset & 0xfff, size);
 }
 
-static uint32_t pci_ecam_read_locked(struct pci_bus *bus, uint64_t offset, unsigned int size)
+static uint32_t vpci_ecam_read_locked(struct vpci_bus *bus, uint64_t offset, unsigned int size)
 {
-	struct pci_device *dev = pci_ecam_target(bus, offset, size);
+	struct vpci_device *dev = vpci_ecam_target(bus, offset, size);
 
 	if (dev)
-		return pci_device_read(dev, offset & 0xfff, size);
+		return vpci_device_read(dev, offset & 0xfff, size);
 	/*
 	 * A present function's extended space (0x100-0xfff) holds no
 	 * capabilities: it reads 0. Anything else is absent: all ones.
 	 */
-	dev = pci_ecam_target(bus, offset & ~0xfffull, 1);
-	return dev && (offset & 0xfff) >= PCI_CFG_SPACE_SIZE ? 0 : pci_all_ones(size);
+	dev = vpci_ecam_target(bus, offset & ~0xfffull, 1);
+	return dev && (offset & 0xfff) >= PCI_CFG_SPACE_SIZE ? 0 : vpci_all_ones(size);
 }
 
-static void pci_ecam_write_locked(struct pci_bus *bus, uint64_t offset, unsigned int size,
+static void vpci_ecam_write_locked(struct vpci_bus *bus, uint64_t offset, unsigned int size,
 				  uint32_t value)
 {
-	struct pci_device *dev = pci_ecam_target(bus, offset, size);
+	struct vpci_device *dev = vpci_ecam_target(bus, offset, size);
 
 	if (dev)
-		pci_device_write(dev, offset & 0xfff, size, value);
+		vpci_device_write(dev, offset & 0xfff, size, value);
 }
 
 /**
- * pci_io_read() - a guest's IN from CF8-CFF
+ * vpci_io_read() - a guest's IN from CF8-CFF
  * @bus: the guest's bus
  * @port: 0xcf8 (the address latch, dword only) or 0xcfc-0xcff (data)
  * @size: 1, 2 or 4 bytes
@@ -217,18 +217,18 @@ static void pci_ecam_write_locked(struct pci_bus *bus, uint64_t offset, unsigned
  * Return: the register through the latched address; all ones for an
  * absent function, a disabled latch or a misaligned access.
  */
-uint32_t pci_io_read(struct pci_bus *bus, uint16_t port, unsigned int size)
+uint32_t vpci_io_read(struct vpci_bus *bus, uint16_t port, unsigned int size)
 {
 	uint32_t value;
 
 	spin_lock(&bus->lock);
-	value = pci_io_read_locked(bus, port, size);
+	value = vpci_io_read_locked(bus, port, size);
 	spin_unlock(&bus->lock);
 	return value;
 }
 
 /**
- * pci_io_write() - a guest's OUT to CF8-CFF
+ * vpci_io_write() - a guest's OUT to CF8-CFF
  * @bus: the guest's bus
  * @port: 0xcf8 (the address latch, dword only) or 0xcfc-0xcff (data)
  * @size: 1, 2 or 4 bytes
@@ -237,15 +237,15 @@ uint32_t pci_io_read(struct pci_bus *bus, uint16_t port, unsigned int size)
  * A data write changes only the target's writable bits, then runs its
  * written hook with the bus lock held.
  */
-void pci_io_write(struct pci_bus *bus, uint16_t port, unsigned int size, uint32_t value)
+void vpci_io_write(struct vpci_bus *bus, uint16_t port, unsigned int size, uint32_t value)
 {
 	spin_lock(&bus->lock);
-	pci_io_write_locked(bus, port, size, value);
+	vpci_io_write_locked(bus, port, size, value);
 	spin_unlock(&bus->lock);
 }
 
 /**
- * pci_ecam_read() - a guest's load from the ECAM window
+ * vpci_ecam_read() - a guest's load from the ECAM window
  * @bus: the guest's bus
  * @offset: offset into the window
  * @size: 1, 2 or 4 bytes, naturally aligned
@@ -253,28 +253,28 @@ void pci_io_write(struct pci_bus *bus, uint16_t port, unsigned int size, uint32_
  * Return: the register's value, 0 in a present function's extended space,
  * all ones elsewhere.
  */
-uint32_t pci_ecam_read(struct pci_bus *bus, uint64_t offset, unsigned int size)
+uint32_t vpci_ecam_read(struct vpci_bus *bus, uint64_t offset, unsigned int size)
 {
 	uint32_t value;
 
 	spin_lock(&bus->lock);
-	value = pci_ecam_read_locked(bus, offset, size);
+	value = vpci_ecam_read_locked(bus, offset, size);
 	spin_unlock(&bus->lock);
 	return value;
 }
 
 /**
- * pci_ecam_write() - a guest's store to the ECAM window
+ * vpci_ecam_write() - a guest's store to the ECAM window
  * @bus: the guest's bus
  * @offset: offset into the window
  * @size: 1, 2 or 4 bytes, naturally aligned
  * @value: the value, in its low @size bytes
  *
- * Like pci_io_write(), with the address in the offset instead of the latch.
+ * Like vpci_io_write(), with the address in the offset instead of the latch.
  */
-void pci_ecam_write(struct pci_bus *bus, uint64_t offset, unsigned int size, uint32_t value)
+void vpci_ecam_write(struct vpci_bus *bus, uint64_t offset, unsigned int size, uint32_t value)
 {
 	spin_lock(&bus->lock);
-	pci_ecam_write_locked(bus, offset, size, value);
+	vpci_ecam_write_locked(bus, offset, size, value);
 	spin_unlock(&bus->lock);
 }

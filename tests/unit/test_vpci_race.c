@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_pci_race.c - hv/vdev/pci.c entered from several cores at once, as
+ * test_vpci_race.c - hv/vdev/vpci.c entered from several cores at once, as
  * the vCPUs of one guest do: one sizes a 64-bit BAR through CF8/CFC (PCI
  * 3.0 §6.2.5.1) while others move it through ECAM, read it back, and move
  * the shared CF8 latch. Each access must be atomic, as on a host bridge: a
@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "vdev/pci.h"
+#include "vdev/vpci.h"
 
 #define DEV_SLOT	3
 #define BAR0_SIZE	0x4000ull
@@ -37,8 +37,8 @@
  * starve a loaded host of the cores the lock holder needs.
  */
 struct race {
-	struct pci_bus bus;
-	struct pci_device bridge, dev;
+	struct vpci_bus bus;
+	struct vpci_device bridge, dev;
 	pthread_barrier_t round;
 	int in_hook;
 	int hook_overlaps;
@@ -58,7 +58,7 @@ static uint64_t ecam(unsigned int slot, unsigned int reg)
 }
 
 /* A device hook with work to do (virtio's sends MSI-X messages). */
-static void slow_hook(struct pci_device *dev, unsigned int offset, unsigned int size)
+static void slow_hook(struct vpci_device *dev, unsigned int offset, unsigned int size)
 {
 	struct race *r = dev->ctx;
 
@@ -103,23 +103,23 @@ static void check_value(struct race *r, uint32_t v)
 /* BAR sizing the way Linux does it, through the latch other cores move. */
 static void sizer_round(struct race *r)
 {
-	pci_io_write(&r->bus, PCI_CONFIG_ADDRESS_PORT, 4, cf8(DEV_SLOT, PCI_BASE_ADDRESS_0));
-	pci_io_write(&r->bus, PCI_CONFIG_DATA_PORT, 4, 0xffffffff);
-	check_value(r, pci_io_read(&r->bus, PCI_CONFIG_DATA_PORT, 4));
-	pci_io_write(&r->bus, PCI_CONFIG_DATA_PORT, 4, ADDRESS_B);
+	vpci_io_write(&r->bus, VPCI_CONFIG_ADDRESS_PORT, 4, cf8(DEV_SLOT, PCI_BASE_ADDRESS_0));
+	vpci_io_write(&r->bus, VPCI_CONFIG_DATA_PORT, 4, 0xffffffff);
+	check_value(r, vpci_io_read(&r->bus, VPCI_CONFIG_DATA_PORT, 4));
+	vpci_io_write(&r->bus, VPCI_CONFIG_DATA_PORT, 4, ADDRESS_B);
 }
 
 /* Moves BAR 0 through ECAM, high half included. */
 static void mover_round(struct race *r)
 {
-	pci_ecam_write(&r->bus, ecam(DEV_SLOT, PCI_BASE_ADDRESS_0), 4, ADDRESS_A);
-	pci_ecam_write(&r->bus, ecam(DEV_SLOT, PCI_BASE_ADDRESS_0 + 4), 4, 0);
+	vpci_ecam_write(&r->bus, ecam(DEV_SLOT, PCI_BASE_ADDRESS_0), 4, ADDRESS_A);
+	vpci_ecam_write(&r->bus, ecam(DEV_SLOT, PCI_BASE_ADDRESS_0 + 4), 4, 0);
 }
 
 static void reader_round(struct race *r)
 {
-	uint32_t lo = pci_ecam_read(&r->bus, ecam(DEV_SLOT, PCI_BASE_ADDRESS_0), 4);
-	uint32_t hi = pci_ecam_read(&r->bus, ecam(DEV_SLOT, PCI_BASE_ADDRESS_0 + 4), 4);
+	uint32_t lo = vpci_ecam_read(&r->bus, ecam(DEV_SLOT, PCI_BASE_ADDRESS_0), 4);
+	uint32_t hi = vpci_ecam_read(&r->bus, ecam(DEV_SLOT, PCI_BASE_ADDRESS_0 + 4), 4);
 
 	check(r, lo, bar0_low(lo));
 	check(r, hi, bar0_high(hi));
@@ -130,11 +130,11 @@ static void latch_round(struct race *r)
 {
 	uint32_t latch;
 
-	pci_io_write(&r->bus, PCI_CONFIG_ADDRESS_PORT, 4, cf8(0, 0));
-	check_value(r, pci_io_read(&r->bus, PCI_CONFIG_DATA_PORT, 4));
-	pci_io_write(&r->bus, PCI_CONFIG_ADDRESS_PORT, 4, cf8(DEV_SLOT, PCI_BASE_ADDRESS_0 + 4));
-	check_value(r, pci_io_read(&r->bus, PCI_CONFIG_DATA_PORT, 4));
-	latch = pci_io_read(&r->bus, PCI_CONFIG_ADDRESS_PORT, 4);
+	vpci_io_write(&r->bus, VPCI_CONFIG_ADDRESS_PORT, 4, cf8(0, 0));
+	check_value(r, vpci_io_read(&r->bus, VPCI_CONFIG_DATA_PORT, 4));
+	vpci_io_write(&r->bus, VPCI_CONFIG_ADDRESS_PORT, 4, cf8(DEV_SLOT, PCI_BASE_ADDRESS_0 + 4));
+	check_value(r, vpci_io_read(&r->bus, VPCI_CONFIG_DATA_PORT, 4));
+	latch = vpci_io_read(&r->bus, VPCI_CONFIG_ADDRESS_PORT, 4);
 	check(r, latch, latch == cf8(0, 0) || latch == cf8(DEV_SLOT, PCI_BASE_ADDRESS_0) ||
 			latch == cf8(DEV_SLOT, PCI_BASE_ADDRESS_0 + 4));
 }
@@ -166,14 +166,14 @@ static void test_config_accesses_race(void **state)
 
 	(void)state;
 	assert_non_null(r);
-	pci_bus_init(&r->bus);
-	pci_host_bridge_init(&r->bridge);
-	pci_device_init(&r->dev, 0x1af4, 0x1041, 0x020000, 1);
-	pci_device_set_bar64(&r->dev, 0, BAR0_SIZE, ADDRESS_A);
+	vpci_bus_init(&r->bus);
+	vpci_host_bridge_init(&r->bridge);
+	vpci_device_init(&r->dev, 0x1af4, 0x1041, 0x020000, 1);
+	vpci_device_set_bar64(&r->dev, 0, BAR0_SIZE, ADDRESS_A);
 	r->dev.written = slow_hook;
 	r->dev.ctx = r;
-	assert_true(pci_bus_add(&r->bus, 0, &r->bridge));
-	assert_true(pci_bus_add(&r->bus, DEV_SLOT, &r->dev));
+	assert_true(vpci_bus_add(&r->bus, 0, &r->bridge));
+	assert_true(vpci_bus_add(&r->bus, DEV_SLOT, &r->dev));
 	assert_int_equal(pthread_barrier_init(&r->round, NULL, THREADS), 0);
 	for (unsigned int i = 0; i < THREADS; i++) {
 		worker[i] = (struct worker){ .race = r, .round = rounds[i] };
@@ -189,8 +189,8 @@ static void test_config_accesses_race(void **state)
 		fail_msg("%d reads returned a value no write left whole, e.g. %#x", r->torn,
 			 r->torn_value);
 	/* Each core's last word stands whole: BAR sizing still works. */
-	pci_ecam_write(&r->bus, ecam(DEV_SLOT, PCI_BASE_ADDRESS_0), 4, 0xffffffff);
-	assert_int_equal(pci_ecam_read(&r->bus, ecam(DEV_SLOT, PCI_BASE_ADDRESS_0), 4), BAR0_SIZED);
+	vpci_ecam_write(&r->bus, ecam(DEV_SLOT, PCI_BASE_ADDRESS_0), 4, 0xffffffff);
+	assert_int_equal(vpci_ecam_read(&r->bus, ecam(DEV_SLOT, PCI_BASE_ADDRESS_0), 4), BAR0_SIZED);
 	test_free(r);
 }
 
