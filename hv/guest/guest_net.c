@@ -26,6 +26,7 @@
 
 #include "arch/console.h"
 #include "arch/spinlock.h"
+#include "arch/tsc.h"
 #include "config/guest_layout.h"
 #include "guest/guest.h"
 #include "guest/guest_log.h"
@@ -183,10 +184,10 @@ static void guest_net_print_counters(const struct sidecore_port *port, unsigned 
 	const struct net_port_stats *s = &gn->net.port.stats;
 
 	printk("counters: port %s sidecore %u tx_packets %lu tx_bytes %lu tx_drops %lu "
-	       "tx_spoofed %lu tx_oversized %lu tx_unknown %lu "
+	       "tx_spoofed %lu tx_oversized %lu tx_unknown %lu tx_storm %lu "
 	       "rx_packets %lu rx_bytes %lu rx_drops %lu doorbells %lu\n",
 	       gn->net.name, sidecore, s->tx_packets, s->tx_bytes, s->tx_drops,
-	       s->tx_spoofed, s->tx_oversized, s->tx_unknown,
+	       s->tx_spoofed, s->tx_oversized, s->tx_unknown, s->tx_storm,
 	       s->rx_packets, s->rx_bytes, s->rx_drops, gn->pci.kicks);
 	if (gn->net.max_pairs == 1)
 		return;
@@ -234,7 +235,7 @@ static bool guest_net_register(struct guest_net *gn, struct guest *g, struct sid
 
 /* The registered device in gn, attached to sc; memory is the caller's. */
 static bool guest_net_init(struct guest_net *gn, struct guest *g, struct sidecore *sc,
-			   const uint8_t mac[6], bool wire)
+			   const uint8_t mac[6], bool wire, const uint32_t storm[2])
 {
 	struct virtio_net_params params = {
 		.name = g->name,
@@ -265,10 +266,12 @@ static bool guest_net_init(struct guest_net *gn, struct guest *g, struct sidecor
 	gn->pci.pci.lock = &sc->lock;
 	virtio_pci_set_log_gate(&gn->pci, &gn->log_gate);
 	gn->net.port.wire = wire;
+	net_port_storm_init(&gn->net.port, storm[0], storm[1], tsc_hz());
 	return net_switch_add_port(sc->sw, &gn->net.port) && sidecore_attach(sc, &gn->port);
 }
 
-bool guest_net_create(struct guest *g, struct sidecore *sc, const uint8_t mac[6], bool wire)
+bool guest_net_create(struct guest *g, struct sidecore *sc, const uint8_t mac[6], bool wire,
+		      const uint32_t storm[2])
 {
 	struct guest_net *gn = (struct guest_net *)(uintptr_t)page_alloc_node(g->node,
 									      GUEST_NET_BYTES,
@@ -281,7 +284,7 @@ bool guest_net_create(struct guest *g, struct sidecore *sc, const uint8_t mac[6]
 		goto fail;
 	}
 	/* Registered: if it fails now, guest_device_remove_all() releases it. */
-	if (guest_net_init(gn, g, sc, mac, wire))
+	if (guest_net_init(gn, g, sc, mac, wire, storm))
 		return true;
 fail:
 	printk("guest %s: cannot create its virtio-net device\n", g->name);

@@ -86,6 +86,12 @@ void guest_log(struct guest *g, const char *fmt, ...)
 }
 
 /* The sidecore's wake-up call: no core idles in HLT here. */
+/* The 1 MHz TSC the sidecore's tx_holdoff is counted in. */
+uint64_t tsc_hz(void)
+{
+	return 1000000;
+}
+
 void sidecore_wake(struct sidecore *sc)
 {
 	(void)sc;
@@ -235,6 +241,7 @@ static void *worker_run(void *arg)
 static struct world *world_new(unsigned int vcpus)
 {
 	static const uint8_t mac[6] = { 0x52, 0x54, 0, 0, 0, 1 };
+	static const uint32_t no_storm_limit[2] = { 0, 0 };
 	struct world *w = aligned_alloc(_Alignof(struct world), sizeof(struct world));
 	void *ram = test_calloc(1, GUEST_RAM);
 	struct guest *g;
@@ -254,7 +261,7 @@ static struct world *world_new(unsigned int vcpus)
 	w->sidecore.sw = &test_switch;
 	w->sidecore.tx_holdoff = 1000;	/* 1 ms, the sidecore's, on a 1 MHz TSC */
 	assert_true(guest_net_register(&w->net, g, &w->sidecore));
-	assert_true(guest_net_init(&w->net, g, &w->sidecore, mac, false));
+	assert_true(guest_net_init(&w->net, g, &w->sidecore, mac, false, no_storm_limit));
 	assert_int_equal(w->net.dev.slot, SLOT);
 	assert_int_equal(w->sidecore.port_count, 1);
 	return w;
