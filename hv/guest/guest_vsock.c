@@ -214,10 +214,10 @@ static void guest_vsock_print_counters(const struct sidecore_port *port, unsigne
 
 	printk("counters: vsock %s sidecore %u cid %lu packets %lu bytes %lu remote %lu rsts %lu "
 	       "dropped %lu resets %lu credit_stalls %lu busy %lu peer_gone %lu spoofed %lu "
-	       "echoed %lu discarded %lu doorbells %lu\n",
+	       "echoed %lu discarded %lu held %lu doorbells %lu\n",
 	       gv->vsock.name, sidecore, gv->vsock.cid, s->packets, s->bytes, s->remote, s->rsts,
 	       s->dropped, s->resets, s->credit_stalls, s->busy, s->peer_gone, s->spoofed,
-	       s->echoed, s->discarded, gv->pci.kicks);
+	       s->echoed, s->discarded, s->held, gv->pci.kicks);
 }
 
 /*
@@ -276,6 +276,7 @@ static bool guest_vsock_init(struct guest_vsock *gv, struct guest *g, struct sid
 		.ctx = gv,
 		.stall_timeout = tsc_hz() / 1000 * VIRTIO_VSOCK_STALL_MS,
 		.counters_interval = tsc_hz() / 1000 * VIRTIO_VSOCK_COUNTERS_MS,
+		.request_interval = tsc_hz() / VIRTIO_VSOCK_HOST_REQUESTS,
 	};
 
 	gv->port.ops = &guest_vsock_port_ops;

@@ -345,6 +345,11 @@ bool virtio_vsock_host_receive(struct virtio_vsock *dev, const struct virtio_vso
 	return true;
 }
 
+bool virtio_vsock_host_admit(struct virtio_vsock *dev)
+{
+	return !dev->requests_bounded || ratelimit_take(&dev->requests, dev->now, 1);
+}
+
 void virtio_vsock_host_reset(struct virtio_vsock *dev)
 {
 	for (unsigned int i = 0; i < VIRTIO_VSOCK_HOST_CONNS; i++)
