@@ -30,6 +30,7 @@ struct fake {
 	unsigned int delivered[SOURCES];
 	/* With a meter: what one packet of each source costs, charged as it moves. */
 	struct net_meter *meter;
+	uint64_t full[NET_FAIR_WORDS];	/* the pass's marks of whole credit */
 	uint32_t bytes[SOURCES];
 	uint32_t segments[SOURCES];
 };
@@ -78,6 +79,7 @@ static struct net_fair_pass metered_pass_of(struct fake *f, unsigned int sources
 	f->meter = meter;
 	pass.meter = meter;
 	pass.credit = credit;
+	pass.full = f->full;
 	pass.share = (struct net_meter){ bytes, segments };
 	return pass;
 }

@@ -769,6 +769,7 @@ static void test_broadcast_gso_flood_bounded(void **state)
 {
 	struct gso_flood *g = calloc(1, sizeof(*g));
 	struct net_meter credit[GSO_PORTS] = { { 0, 0 } };
+	uint64_t full[NET_FAIR_WORDS] = { 0 };
 	const uint64_t frame_cost = (uint64_t)(GSO_PORTS - 1) * NET_FRAME_MAX;
 	const struct net_fair_pass pass = {
 		.sources = GSO_PORTS,
@@ -779,6 +780,7 @@ static void test_broadcast_gso_flood_bounded(void **state)
 		.ctx = g,
 		.meter = net_switch_meter(&g->sw, 0),
 		.credit = credit,
+		.full = full,
 		.share = { SIDECORE_BYTES, SIDECORE_SEGMENTS },
 	};
 	unsigned int start = 0, batches, passes = 0;
