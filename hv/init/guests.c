@@ -88,7 +88,8 @@ static void guests_create_one(const struct config_guest *cg, const struct plan_g
 	}
 	g->print_counters = guests_print_counters;
 	/* A guest with a `cid` in its section also gets a vsock device (docs/config.md). */
-	if (!guest_net_create(g, sc, cg->mac, cg->uplink, cg->broadcast_limit) || !guest_console_create(g) ||
+	if (!guest_net_create(g, sc, cg->mac, cg->uplink, cg->broadcast_limit) ||
+	    !guest_console_create(g) ||
 	    (cg->key_line[CONFIG_KEY_CID] && !guest_vsock_create(g, sc, cg->cid))) {
 		/* All or nothing: no port of a guest that never runs stays polled or switched. */
 		guest_device_remove_all(g);

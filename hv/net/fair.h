@@ -59,8 +59,9 @@ struct net_fair_pass {
  * @batches: set to how many sources moved packets
  *
  * With a meter, each source's credit grows by the share, to at most the
- * share (only sources not marked full are looked at); a source whose credit is spent is called once with max 0 (it may
- * note that it has work) and moves nothing until its debt is paid.
+ * share (only sources not marked full are looked at); a source whose
+ * credit is spent is called once with max 0 (it may note that it has
+ * work) and moves nothing until its debt is paid.
  *
  * Return: packets moved, at most @pass->total.
  */
