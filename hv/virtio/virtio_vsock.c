@@ -545,7 +545,10 @@ static enum vsock_delivery virtio_vsock_stalled(struct virtio_vsock *dev,
 	return VSOCK_DELIVERED;
 }
 
-/* A checked packet for CID 2's services: src its payload, segments its buffers. */
+/*
+ * A checked packet for CID 2's services: src its payload (NULL only for a
+ * REQUEST, which no service reads), segments its buffers.
+ */
 static void virtio_vsock_to_host(struct virtio_vsock *dev, const struct virtio_vsock_hdr *hdr,
 				 struct chain_cursor *src, uint32_t segments)
 {
@@ -777,14 +780,11 @@ static int virtio_vsock_retry_parked(struct virtio_vsock *dev, struct vsock_bloc
  */
 static void virtio_vsock_retry_held(struct virtio_vsock *dev)
 {
-	const struct virtq_chain none = { .count = 0 };
-	struct chain_cursor src;
-
 	if (!dev->request_held || !virtio_vsock_host_admit(dev))
 		return;
 	dev->request_held = false;
-	vsock_cursor_init(&src, &none, 0);
-	virtio_vsock_to_host(dev, &dev->request, &src, 1);
+	/* A REQUEST's payload, if it has one, is no service's: none is read. */
+	virtio_vsock_to_host(dev, &dev->request, NULL, 1);
 	virtio_vsock_complete(dev, dev->request_head);
 }
 

@@ -94,7 +94,8 @@ void virtio_vsock_peers_gone(struct virtio_vsock *dev);
  * virtio_vsock_host_receive() - a checked SOCK_STREAM packet for CID 2
  * @dev: its sender
  * @hdr: its header
- * @src: its payload, hdr->len bytes
+ * @src: its payload, hdr->len bytes; NULL for a REQUEST, whose payload no
+ *       service reads
  *
  * The services take every packet at once: what they owe in answer waits
  * in their connection until virtio_vsock_host_poll().
