@@ -57,6 +57,17 @@ enum config_sibling {
 };
 
 /* The keys of a guest section; they index config_guest.key_line[]. */
+/*
+ * `broadcast_limit`'s default: ARP, DHCP, IPv6 neighbour discovery and mDNS
+ * send a few small frames a second; 64 KiB broadcasts at 1 MiB a second
+ * cost the sidecore about 1% of its cycles (docs/data-path.md, "Storm
+ * control").
+ */
+#define CONFIG_BROADCAST_FRAMES		500
+#define CONFIG_BROADCAST_BYTES		(1024 * 1024)
+/* The most either may be set to: a bucket holds a tenth of it in 32 bits. */
+#define CONFIG_BROADCAST_MAX		1000000000u
+
 enum config_guest_key {
 	CONFIG_KEY_KERNEL,
 	CONFIG_KEY_INITRD,
@@ -72,6 +83,7 @@ enum config_guest_key {
 	CONFIG_KEY_UPLINK,
 	CONFIG_KEY_VSOCK_COUNTERS,
 	CONFIG_KEY_RNG,
+	CONFIG_KEY_BROADCAST_LIMIT,
 	CONFIG_GUEST_KEY_COUNT
 };
 
@@ -95,6 +107,7 @@ struct config_guest {
 	bool uplink;				/* may exchange frames with the wire */
 	bool vsock_counters;			/* CID 2 serves it its counters (port 1552) */
 	bool rng;				/* has a virtio-rng device */
+	uint32_t broadcast_limit[2];		/* group frames, their bytes a second; 0: none */
 };
 
 struct config {

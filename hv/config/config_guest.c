@@ -219,6 +219,36 @@ static const char *config_key_rng(struct config_guest *guest, const char *value)
 	return config_parse_yes_no(&guest->rng, value);
 }
 
+/* Two numbers a second, or `no` for no limit. */
+static const char *config_key_broadcast_limit(struct config_guest *guest, const char *value)
+{
+	static const char expected[] = "expected `no` or frames and bytes a second, "
+				       "two numbers from 1 to 1000000000 such as 500 1048576";
+	char frames[16];
+	const char *space = strchr(value, ' ');
+	unsigned int limit[2];
+	bool on;
+
+	if (!config_parse_yes_no(&on, value) && !on) {
+		guest->broadcast_limit[0] = guest->broadcast_limit[1] = 0;
+		return NULL;
+	}
+	if (!space || (size_t)(space - value) >= sizeof(frames))
+		return expected;
+	memcpy(frames, value, (size_t)(space - value));
+	frames[space - value] = '\0';
+	while (*space == ' ')
+		space++;
+	if (!config_parse_whole_uint(frames, &limit[0]) || !config_parse_whole_uint(space, &limit[1]))
+		return expected;
+	for (unsigned int i = 0; i < 2; i++)
+		if (limit[i] < 1 || limit[i] > CONFIG_BROADCAST_MAX)
+			return expected;
+	guest->broadcast_limit[0] = limit[0];
+	guest->broadcast_limit[1] = limit[1];
+	return NULL;
+}
+
 static const struct {
 	const char *name;
 	const char *(*parse)(struct config_guest *guest, const char *value);
@@ -237,6 +267,7 @@ static const struct {
 	[CONFIG_KEY_UPLINK] = { "uplink", config_key_uplink },
 	[CONFIG_KEY_VSOCK_COUNTERS] = { "vsock_counters", config_key_vsock_counters },
 	[CONFIG_KEY_RNG] = { "rng", config_key_rng },
+	[CONFIG_KEY_BROADCAST_LIMIT] = { "broadcast_limit", config_key_broadcast_limit },
 };
 
 /**
@@ -300,6 +331,8 @@ void config_init_guest(struct config_guest *guest, unsigned int header_line)
 	guest->vcpu_count = 1;
 	guest->on_crash = CONFIG_ACTION_STOP;
 	guest->on_poweroff = CONFIG_ACTION_STOP;
+	guest->broadcast_limit[0] = CONFIG_BROADCAST_FRAMES;
+	guest->broadcast_limit[1] = CONFIG_BROADCAST_BYTES;
 }
 
 /**

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "arch/console.h"
+#include "arch/tsc.h"
 #include "guest/guest.h"
 #include "guest/guest_net.h"
 #include "guest/guest_virtio.h"
@@ -54,10 +55,10 @@ static void guest_net_print_counters(const struct virtio_dev *vdev, unsigned int
 	const struct net_port_stats *s = &net->port.stats;
 
 	printk("counters: port %s sidecore %u tx_packets %lu tx_bytes %lu tx_drops %lu "
-	       "tx_spoofed %lu tx_oversized %lu tx_unknown %lu "
+	       "tx_spoofed %lu tx_oversized %lu tx_unknown %lu tx_storm %lu "
 	       "rx_packets %lu rx_bytes %lu rx_drops %lu doorbells %lu\n",
 	       vdev->name, sidecore, s->tx_packets, s->tx_bytes, s->tx_drops,
-	       s->tx_spoofed, s->tx_oversized, s->tx_unknown,
+	       s->tx_spoofed, s->tx_oversized, s->tx_unknown, s->tx_storm,
 	       s->rx_packets, s->rx_bytes, s->rx_drops, gv->pci.kicks);
 	if (net->max_pairs == 1)
 		return;
@@ -83,7 +84,8 @@ static void guest_net_unlink(struct guest_virtio *gv)
 	net_switch_remove_port(gv->sidecore->sw, &to_net(gv->vdev)->port);
 }
 
-bool guest_net_create(struct guest *g, struct sidecore *sc, const uint8_t mac[6], bool wire)
+bool guest_net_create(struct guest *g, struct sidecore *sc, const uint8_t mac[6], bool wire,
+		      const uint32_t storm[2])
 {
 	struct virtio_net_params params = {
 		.sidecore = sc->index,
@@ -102,6 +104,7 @@ bool guest_net_create(struct guest *g, struct sidecore *sc, const uint8_t mac[6]
 	gv->vdev->print_counters = guest_net_print_counters;
 	gv->unlink = guest_net_unlink;
 	net->port.wire = wire;
+	net_port_storm_init(&net->port, storm[0], storm[1], tsc_hz());
 	if (net_switch_add_port(sc->sw, &net->port))
 		return true;
 	printk("guest %s: cannot create its virtio-net device: no port left on the switch\n",

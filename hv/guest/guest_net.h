@@ -18,6 +18,8 @@ struct sidecore;
  * @sc: the sidecore of the guest's node, handed down by whoever placed it
  * @mac: the NIC's address (the config's)
  * @wire: whether the guest may exchange frames with the uplink (`uplink = yes`)
+ * @storm: its broadcast and multicast frames and bytes a second
+ *         (`broadcast_limit`); { 0, 0 }: no limit
  *
  * The device's memory comes from the guest's node. It is registered with
  * the guest (its PCI slot, BAR and restart reset), gets a port on the
@@ -27,7 +29,8 @@ struct sidecore;
  *
  * Return: false (reported) when any of that fails.
  */
-bool guest_net_create(struct guest *g, struct sidecore *sc, const uint8_t mac[6], bool wire);
+bool guest_net_create(struct guest *g, struct sidecore *sc, const uint8_t mac[6], bool wire,
+		      const uint32_t storm[2]);
 
 /**
  * guest_net_print_own_counters() - print the counters of a guest's own NIC

@@ -80,10 +80,10 @@ static void guest_vsock_print_counters(const struct virtio_dev *vdev, unsigned i
 
 	printk("counters: vsock %s sidecore %u cid %lu packets %lu bytes %lu remote %lu rsts %lu "
 	       "dropped %lu resets %lu credit_stalls %lu busy %lu peer_gone %lu spoofed %lu "
-	       "echoed %lu discarded %lu doorbells %lu\n",
+	       "echoed %lu discarded %lu held %lu doorbells %lu\n",
 	       vdev->name, sidecore, vsock->cid, s->packets, s->bytes, s->remote, s->rsts,
 	       s->dropped, s->resets, s->credit_stalls, s->busy, s->peer_gone, s->spoofed,
-	       s->echoed, s->discarded, gv->pci.kicks);
+	       s->echoed, s->discarded, s->held, gv->pci.kicks);
 }
 
 /*
@@ -121,6 +121,7 @@ bool guest_vsock_create(struct guest *g, struct sidecore *sc, uint32_t cid)
 		.snapshot = g->config->vsock_counters ? guest_vsock_snapshot : NULL,
 		.stall_timeout = tsc_hz() / 1000 * VIRTIO_VSOCK_STALL_MS,
 		.counters_interval = tsc_hz() / 1000 * VIRTIO_VSOCK_COUNTERS_MS,
+		.request_interval = tsc_hz() / VIRTIO_VSOCK_HOST_REQUESTS,
 	};
 	struct guest_virtio *gv = guest_virtio_create(g, sc, &virtio_vsock_ops, &params);
 

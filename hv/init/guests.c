@@ -93,7 +93,7 @@ static void guests_create_one(const struct config_guest *cg, const struct plan_g
 	 * A guest with a `cid` in its section also gets a vsock device, one
 	 * with `rng = yes` an entropy device (docs/config.md).
 	 */
-	if (!guest_net_create(g, sc, cg->mac, cg->uplink) ||
+	if (!guest_net_create(g, sc, cg->mac, cg->uplink, cg->broadcast_limit) ||
 	    !guest_virtio_create(g, NULL, &virtio_console_ops, NULL) ||
 	    (cg->key_line[CONFIG_KEY_CID] && !guest_vsock_create(g, sc, cg->cid)) ||
 	    (cg->rng && !guest_virtio_create(g, NULL, &virtio_rng_ops, NULL))) {

@@ -57,3 +57,36 @@ bool ratelimit_allow(struct ratelimit *rl, uint64_t now, uint64_t *suppressed)
 	rl->suppressed = 0;
 	return true;
 }
+
+/**
+ * ratelimit_tokens() - the tokens a bucket holds now.
+ * @rl: the bucket; the caller serialises calls on it.
+ * @now: the current time.
+ *
+ * Return: the tokens, those earned since the last call included.
+ */
+uint32_t ratelimit_tokens(struct ratelimit *rl, uint64_t now)
+{
+	ratelimit_refill(rl, now);
+	return rl->tokens;
+}
+
+/**
+ * ratelimit_take() - spend cost tokens if the bucket holds them all.
+ * @rl: the bucket; the caller serialises calls on it.
+ * @now: the current time.
+ * @cost: tokens the event costs; more than the burst is never allowed.
+ *
+ * Unlike ratelimit_allow(), a refusal is not counted: a caller that tries
+ * again until the tokens are there is not refused once per try.
+ *
+ * Return: true if the tokens were taken, false if the bucket holds fewer.
+ */
+bool ratelimit_take(struct ratelimit *rl, uint64_t now, uint32_t cost)
+{
+	ratelimit_refill(rl, now);
+	if (rl->tokens < cost)
+		return false;
+	rl->tokens -= cost;
+	return true;
+}

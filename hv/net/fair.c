@@ -11,6 +11,11 @@ static unsigned int fair_min(unsigned int a, unsigned int b)
 	return a < b ? a : b;
 }
 
+static bool fair_is_full(const struct net_meter *credit, const struct net_meter *share)
+{
+	return credit->bytes >= share->bytes && credit->segments >= share->segments;
+}
+
 /* Gains a pass's share of credit, never more than one share in all. */
 static void fair_refill(struct net_meter *credit, const struct net_meter *share)
 {
@@ -18,6 +23,24 @@ static void fair_refill(struct net_meter *credit, const struct net_meter *share)
 			credit->bytes + share->bytes : share->bytes;
 	credit->segments = credit->segments + share->segments < share->segments ?
 			   credit->segments + share->segments : share->segments;
+}
+
+/* Refills the sources whose credit is not whole, and marks those it makes so. */
+static void fair_refill_spent(const struct net_fair_pass *pass, unsigned int sources)
+{
+	for (unsigned int w = 0; w * 64 < sources; w++) {
+		uint64_t spent = ~pass->full[w];
+
+		if (sources - w * 64 < 64)
+			spent &= (1ull << (sources - w * 64)) - 1;
+		for (; spent; spent &= spent - 1) {
+			unsigned int i = w * 64 + (unsigned int)__builtin_ctzll(spent);
+
+			fair_refill(&pass->credit[i], &pass->share);
+			if (fair_is_full(&pass->credit[i], &pass->share))
+				pass->full[w] |= 1ull << (i % 64);
+		}
+	}
 }
 
 /* One turn of source i: up to want packets, on its credit when metered. */
@@ -33,6 +56,8 @@ static unsigned int fair_turn(const struct net_fair_pass *pass, unsigned int i,
 		want = 0;
 	n = fair_min(pass->poll(pass->ctx, i, want), want);
 	pass->credit[i] = *pass->meter;
+	if (!fair_is_full(pass->meter, &pass->share))
+		pass->full[i / 64] &= ~(1ull << (i % 64));
 	*spent = net_meter_spent(pass->meter);
 	return n;
 }
@@ -50,8 +75,8 @@ unsigned int net_fair_run(const struct net_fair_pass *pass, unsigned int *start,
 		return 0;
 	first = *start % sources;
 	*start = (first + 1) % sources;
-	for (unsigned int i = 0; pass->meter && i < sources; i++)
-		fair_refill(&pass->credit[i], &pass->share);
+	if (pass->meter)
+		fair_refill_spent(pass, sources);
 	while (live && moved < pass->total) {
 		for (unsigned int k = 0; k < sources && moved < pass->total; k++) {
 			unsigned int i = (first + k) % sources, want, n;

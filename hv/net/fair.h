@@ -23,6 +23,9 @@
 /* The ports of one sidecore and the rings as one more source. */
 #define NET_FAIR_MAX_SOURCES	(NET_MAX_PORTS + 1)
 
+/* Words of a bit per source. */
+#define NET_FAIR_WORDS		((NET_FAIR_MAX_SOURCES + 63) / 64)
+
 /* Moves up to max packets from source; returns how many (fewer: it ran dry). */
 typedef unsigned int (*net_fair_poll_fn)(void *ctx, unsigned int source, unsigned int max);
 
@@ -40,6 +43,12 @@ struct net_fair_pass {
 	 */
 	struct net_meter *meter;
 	struct net_meter *credit;	/* per source, kept from pass to pass; with meter */
+	/*
+	 * With meter, NET_FAIR_WORDS words kept with credit: a source's bit is
+	 * set while its credit is a whole share, so a pass refills only those
+	 * that spent, and an idle pass none. All clear: every credit refills.
+	 */
+	uint64_t *full;
 	struct net_meter share;		/* the credit one source gains per pass */
 };
 
@@ -50,8 +59,9 @@ struct net_fair_pass {
  * @batches: set to how many sources moved packets
  *
  * With a meter, each source's credit grows by the share, to at most the
- * share; a source whose credit is spent is called once with max 0 (it may
- * note that it has work) and moves nothing until its debt is paid.
+ * share (only sources not marked full are looked at); a source whose
+ * credit is spent is called once with max 0 (it may note that it has
+ * work) and moves nothing until its debt is paid.
  *
  * Return: packets moved, at most @pass->total.
  */

@@ -28,6 +28,7 @@
 
 #include "config/config_limits.h"
 #include "lib/net_mac.h"
+#include "lib/ratelimit.h"
 
 /*
  * virtio 1.1 §5.1.6.3: the largest packet with GSO, the largest TCP or UDP
@@ -73,6 +74,7 @@ struct net_port_stats {
 	uint64_t tx_spoofed;	/* of those: source MAC not the port's */
 	uint64_t tx_oversized;	/* of those: longer than the MTU allows, no GSO */
 	uint64_t tx_unknown;	/* of those: unicast to no guest, and no wire the sender may reach */
+	uint64_t tx_storm;	/* of those: broadcast or multicast over the port's storm limits */
 	uint64_t rx_packets;
 	uint64_t rx_bytes;
 	uint64_t rx_drops;	/* addressed to the guest but not delivered */
@@ -112,6 +114,24 @@ static inline bool net_meter_spent(const struct net_meter *meter)
 	return meter && (meter->bytes <= 0 || meter->segments <= 0);
 }
 
+/*
+ * Storm control: the broadcast and multicast frames a guest port may send,
+ * as two token buckets in the clock of net_switch_set_now(), one in frames
+ * and one in bytes (docs/data-path.md, "Storm control").
+ */
+struct net_storm {
+	bool on;
+	struct ratelimit frames;
+	struct ratelimit bytes;
+};
+
+/*
+ * A storm bucket holds a tenth of a second of its rate, so a guest that
+ * boots or renews its lease sends its burst of ARP, DHCP and neighbour
+ * discovery at once, and a flood gets no more than that ahead.
+ */
+#define NET_STORM_BURST_PER_S	10
+
 struct net_port;
 
 /* Delivers pkt into the port's guest (or onto the wire); false if dropped. */
@@ -126,6 +146,7 @@ struct net_port {
 	unsigned int index;	/* slot in the switch, set by net_switch_add_port() */
 	net_deliver_fn deliver;
 	void *ctx;		/* the deliver function's */
+	struct net_storm storm;	/* a guest port's; off for an uplink */
 	struct net_port_stats stats;
 };
 
@@ -152,6 +173,11 @@ struct net_sidecore_meter {
 	struct net_meter meter;
 } __attribute__((aligned(NET_CACHE_LINE)));
 
+/* Per sidecore, written only by that sidecore: the clock at its pass's start. */
+struct net_sidecore_clock {
+	uint64_t now;
+} __attribute__((aligned(NET_CACHE_LINE)));
+
 struct spsc_ring;
 
 struct net_switch {
@@ -161,6 +187,7 @@ struct net_switch {
 	struct net_sidecore_stats sidecore[NET_MAX_SIDECORES];
 	struct net_sidecore_rings rings[NET_MAX_SIDECORES];
 	struct net_sidecore_meter meter[NET_MAX_SIDECORES];
+	struct net_sidecore_clock clock[NET_MAX_SIDECORES];
 };
 
 /**
@@ -226,6 +253,30 @@ static inline struct net_meter *net_switch_meter(struct net_switch *sw, unsigned
 }
 
 /**
+ * net_switch_set_now() - the time a sidecore's storm limits are checked at.
+ * @sw: the switch
+ * @sidecore: the sidecore about to make a pass; only it sets or reads its clock
+ * @now: the clock of its ports' storm buckets (net_port_storm_init())
+ */
+static inline void net_switch_set_now(struct net_switch *sw, unsigned int sidecore, uint64_t now)
+{
+	sw->clock[sidecore].now = now;
+}
+
+/**
+ * net_port_storm_init() - give a guest port its storm limits.
+ * @port: the port, before it is added to the switch
+ * @frames: broadcast and multicast frames it may send a second; 0: no limit
+ * @bytes: their bytes a second; 0: no limit
+ * @hz: ticks a second of the clock net_switch_set_now() is given
+ *
+ * The buckets start full.
+ * Each bucket holds a tenth of a second of its rate (NET_STORM_BURST_PER_S),
+ * the byte bucket at least NET_FRAME_MAX, so the largest frame can pass.
+ */
+void net_port_storm_init(struct net_port *port, uint32_t frames, uint32_t bytes, uint64_t hz);
+
+/**
  * net_switch_init() - an empty switch, no ports, no rings.
  * @sw: the switch
  */
@@ -272,6 +323,8 @@ void net_switch_add_ring(struct net_switch *sw, unsigned int from, unsigned int 
  * MAC is not the port's (tx_spoofed) or, without GSO, when it is longer than
  * ETH_HLEN + NET_MTU, or ETH_HLEN + NET_VLAN_HLEN + NET_MTU with an 802.1Q
  * tag (tx_oversized); a frame shorter than an Ethernet header is dropped.
+ * A guest port's broadcast or multicast frame beyond its storm limits
+ * (net_port_storm_init()) is dropped before any copy (tx_drops, tx_storm).
  *
  * From a guest port: unicast to a known MAC goes to that port only; group
  * destinations go to every other guest port that is up. When @src may reach

@@ -15,12 +15,31 @@
 
 #include "lib/log.h"
 #include "lib/ptr_array.h"
+#include "lib/ratelimit.h"
 #include "net/fair.h"
 #include "net/headers.h"
 #include "net/net.h"
 #include "net/spsc_ring.h"
 
 _Static_assert(NET_MAX_PORTS < SPSC_RING_FLOOD_WIRE, "port indexes must not collide with FLOOD");
+
+/* A bucket of rate tokens a second in a clock of hz, holding burst at least. */
+static void net_storm_bucket(struct ratelimit *rl, uint32_t rate, uint32_t burst, uint64_t hz)
+{
+	uint32_t held = rate / NET_STORM_BURST_PER_S;
+
+	/* Full from the start: the first refill finds it so at any clock. */
+	ratelimit_init(rl, held > burst ? held : burst, hz / rate, 0);
+}
+
+void net_port_storm_init(struct net_port *port, uint32_t frames, uint32_t bytes, uint64_t hz)
+{
+	port->storm.on = frames && bytes;
+	if (!port->storm.on)
+		return;
+	net_storm_bucket(&port->storm.frames, frames, 1, hz);
+	net_storm_bucket(&port->storm.bytes, bytes, NET_FRAME_MAX, hz);
+}
 
 void net_switch_init(struct net_switch *sw)
 {
@@ -195,6 +214,28 @@ static bool net_switch_admit(struct net_port *src, const struct net_packet *pkt)
 	return true;
 }
 
+/*
+ * Storm control: a guest port's group frame passes while both its buckets
+ * hold enough, and is dropped before any copy otherwise, so a flood costs
+ * the sidecore no more than its rate (docs/data-path.md, "Storm control").
+ */
+static bool net_switch_storm_admit(struct net_switch *sw, struct net_port *src,
+				   const struct net_packet *pkt)
+{
+	uint64_t now = sw->clock[src->sidecore].now;
+	struct net_storm *storm = &src->storm;
+
+	if (!storm->on)
+		return true;
+	if (ratelimit_tokens(&storm->frames, now) < 1 ||
+	    !ratelimit_take(&storm->bytes, now, pkt->len)) {
+		src->stats.tx_storm++;
+		src->stats.tx_drops++;
+		return false;
+	}
+	return ratelimit_take(&storm->frames, now, 1);
+}
+
 void net_switch_forward(struct net_switch *sw, struct net_port *src, struct net_packet *pkt)
 {
 	const uint8_t *dst_mac = pkt->eth;
@@ -207,7 +248,8 @@ void net_switch_forward(struct net_switch *sw, struct net_port *src, struct net_
 	if (!net_switch_admit(src, pkt))
 		return;
 	if (net_mac_is_group(dst_mac)) {
-		net_switch_flood(sw, src, pkt);
+		if (net_switch_storm_admit(sw, src, pkt))
+			net_switch_flood(sw, src, pkt);
 		return;
 	}
 	dst = net_switch_lookup(sw, dst_mac);

@@ -43,6 +43,7 @@ unsigned int sidecore_poll_pass(struct sidecore *sc, bool *live, unsigned int *b
 		.ctx = &ctx,
 		.meter = net_switch_meter(sc->sw, sc->index),
 		.credit = sc->credit,
+		.full = sc->credit_full,
 		.share = { SIDECORE_BYTES, SIDECORE_SEGMENTS },
 	};
 

@@ -117,6 +117,7 @@ static unsigned int sidecore_poll(struct sidecore *sc, bool *live)
 	unsigned int moved, batches;
 
 	spin_lock(&sc->lock);
+	net_switch_set_now(sc->sw, sc->index, start);
 	moved = sidecore_poll_pass(sc, live, &batches);
 	sidecore_flush_ports(sc, rdtsc());
 	spin_unlock(&sc->lock);

@@ -14,6 +14,7 @@
 
 #include "arch/spinlock.h"
 #include "config/config_limits.h"
+#include "net/fair.h"
 #include "net/net.h"
 #include "sidecore/port.h"
 
@@ -55,6 +56,7 @@ struct sidecore {
 	unsigned int port_count;
 	unsigned int next_source;	/* served first in the next pass */
 	struct net_meter credit[SIDECORE_MAX_PORTS + 1];	/* per pass source (net/fair.h) */
+	uint64_t credit_full[NET_FAIR_WORDS];	/* the sources whose credit is whole */
 	uint64_t busy_tsc;		/* TSC ticks in passes that moved packets */
 	struct profile *profile;	/* on the sidecore's node; NULL if none was free */
 };

@@ -172,6 +172,9 @@ static const char *virtio_vsock_init(struct virtio_dev *vdev,
 	dev->cid = params->cid;
 	dev->stall_timeout = params->stall_timeout;
 	dev->counters_interval = params->counters_interval;
+	/* Kept through resets: a driver that resets its device starts no fuller. */
+	dev->requests_bounded = params->request_interval != 0;
+	ratelimit_init(&dev->requests, VIRTIO_VSOCK_HOST_BURST, params->request_interval, 0);
 	for (unsigned int i = 0; i < VIRTIO_VSOCK_QUEUES; i++)
 		virtq_init(&dev->queue[i], common->mem, common->name, i);
 	return NULL;
@@ -204,6 +207,7 @@ static void virtio_vsock_reset(struct virtio_dev *vdev)
 	dev->rx_wanted = false;
 	dev->tx_unpublished = false;
 	dev->parked_count = 0;
+	dev->request_held = false;
 	memset(dev->reset, 0, sizeof(dev->reset));
 	virtio_vsock_host_reset(dev);
 }
@@ -508,6 +512,20 @@ static enum vsock_delivery virtio_vsock_stalled(struct virtio_vsock *dev,
 }
 
 /*
+ * A checked packet for CID 2's services: src its payload (NULL only for a
+ * REQUEST, which no service reads), segments its buffers.
+ */
+static void virtio_vsock_to_host(struct virtio_vsock *dev, const struct virtio_vsock_hdr *hdr,
+				 struct chain_cursor *src, uint32_t segments)
+{
+	virtio_vsock_charge(dev, HDR_SIZE + hdr->len, segments);
+	if (virtio_vsock_host_receive(dev, hdr, src)) {
+		dev->stats.packets++;
+		dev->stats.bytes += hdr->len;
+	}
+}
+
+/*
  * Hands a checked packet from dev's transmit chain to dst, the device at
  * dst_cid or NULL, whose lock is held, or answers it. park is the packet's
  * place among the waiting ones, its time of arrival there at least.
@@ -530,13 +548,18 @@ static enum vsock_delivery virtio_vsock_send_to(struct virtio_vsock *dev,
 	if (reset)
 		reset->used = false;
 	vsock_cursor_init(&src, chain, HDR_SIZE);
-	/* The services take every packet at once: a guest never waits for CID 2. */
+	/*
+	 * The services take every packet at once, but a REQUEST only at their
+	 * rate: past it the packet waits, and the transmitq behind it.
+	 */
 	if (hdr->dst_cid == VIRTIO_VSOCK_HOST_CID && hdr->type == VIRTIO_VSOCK_TYPE_STREAM) {
-		virtio_vsock_charge(dev, HDR_SIZE + hdr->len, chain->count);
-		if (virtio_vsock_host_receive(dev, hdr, &src)) {
-			dev->stats.packets++;
-			dev->stats.bytes += hdr->len;
+		if (hdr->op == VIRTIO_VSOCK_OP_REQUEST && !virtio_vsock_host_admit(dev)) {
+			/* One held at a time: a parked chain rewritten into one is dropped. */
+			if (!dev->request_held)
+				dev->request = *hdr;
+			return VSOCK_HELD;
 		}
+		virtio_vsock_to_host(dev, hdr, &src, chain->count);
 		return VSOCK_DELIVERED;
 	}
 	/* The table never holds CIDs below 3. */
@@ -716,6 +739,21 @@ static int virtio_vsock_retry_parked(struct virtio_vsock *dev, struct vsock_bloc
 	return 0;
 }
 
+/*
+ * The REQUEST that found the rate spent, from the header checked when it
+ * was taken: once the bucket holds a token it goes to CID 2 and its chain
+ * is completed, and the transmitq goes on.
+ */
+static void virtio_vsock_retry_held(struct virtio_vsock *dev)
+{
+	if (!dev->request_held || !virtio_vsock_host_admit(dev))
+		return;
+	dev->request_held = false;
+	/* A REQUEST's payload, if it has one, is no service's: none is read. */
+	virtio_vsock_to_host(dev, &dev->request, NULL, 1);
+	virtio_vsock_complete(dev, dev->request_head);
+}
+
 unsigned int virtio_vsock_poll_tx(struct virtio_vsock *dev, unsigned int budget)
 {
 	struct virtq *vq = &dev->queue[VIRTIO_VSOCK_TX_QUEUE];
@@ -734,12 +772,14 @@ unsigned int virtio_vsock_poll_tx(struct virtio_vsock *dev, unsigned int budget)
 	virtio_vsock_peers_reap(dev);
 	if (virtio_vsock_retry_parked(dev, &blocked, budget, &done) < 0)
 		got = -1;
+	/* A held REQUEST holds the queue: the flooder waits, its neighbours do not. */
+	virtio_vsock_retry_held(dev);
 	/*
 	 * A packet for a blocked receiver is parked behind the others for it,
 	 * unsent: its stream stays in order, and the packets behind it, for
 	 * other receivers, go on. With every place taken the queue waits.
 	 */
-	while (got >= 0 && done < budget && !virtio_vsock_spent(dev) &&
+	while (got >= 0 && done < budget && !virtio_vsock_spent(dev) && !dev->request_held &&
 	       dev->parked_count < VIRTIO_VSOCK_PARKED_MAX && virtio_dev_active(&dev->vdev) &&
 	       (got = virtq_pop(vq, &chain)) > 0) {
 		park = (struct virtio_vsock_parked){ .since = dev->now, .head = chain.head };
@@ -759,6 +799,12 @@ unsigned int virtio_vsock_poll_tx(struct virtio_vsock *dev, unsigned int budget)
 			vsock_blocked_add(dev, &blocked, &park, result);
 			dev->parked[dev->parked_count++] = park;
 			continue;
+		}
+		if (result == VSOCK_HELD) {
+			dev->stats.held++;
+			dev->request_held = true;
+			dev->request_head = chain.head;
+			break;
 		}
 		virtio_vsock_complete(dev, chain.head);
 	}

@@ -31,6 +31,7 @@
 #include <linux/virtio_vsock.h>
 
 #include "config/config_limits.h"
+#include "lib/ratelimit.h"
 #include "net/net.h"
 #include "virtio/virtio_dev.h"
 #include "virtio/virtq.h"
@@ -72,6 +73,15 @@
  * a few KiB each, not the formatting (docs/security.md).
  */
 #define VIRTIO_VSOCK_COUNTERS_MS	100
+/*
+ * REQUESTs to CID 2 a device may make a second, and at once: each sets up
+ * a connection and owes a RESPONSE, and one to the counters service a copy
+ * of its text. Past them the device takes nothing more from the transmitq
+ * until the bucket refills, so a guest that floods CID 2 waits, not its
+ * sidecore's other guests (docs/data-path.md, "Services on CID 2").
+ */
+#define VIRTIO_VSOCK_HOST_REQUESTS	100
+#define VIRTIO_VSOCK_HOST_BURST		16
 /*
  * The longest payload a packet may carry: what Linux sends at most
  * (VIRTIO_VSOCK_MAX_PKT_BUF_SIZE); a longer one breaks the transmitq.
@@ -130,6 +140,7 @@ struct virtio_vsock_stats {
 	uint64_t peer_gone;	/* RSTs to the driver for connections whose peer device went */
 	uint64_t echoed;	/* payload bytes CID 2's echo service sent back */
 	uint64_t discarded;	/* payload bytes CID 2's discard service took */
+	uint64_t held;		/* REQUESTs to CID 2 that waited for the request rate */
 };
 
 /*
@@ -237,6 +248,12 @@ struct virtio_vsock {
 	bool host_blocked;	/* output waits for receive buffers ... */
 	uint16_t host_blocked_avail;	/* ... beyond this avail->idx */
 	bool host_charged;	/* a counters REQUEST was taken: it ends the port's turn */
+	/* REQUESTs to CID 2, in the units of flush's now, when bounded. */
+	bool requests_bounded;
+	struct ratelimit requests;
+	bool request_held;	/* a REQUEST waits for the bucket: the transmitq waits */
+	uint16_t request_head;	/* its chain, taken and not yet completed */
+	struct virtio_vsock_hdr request;	/* its header, as checked */
 	bool counters_valid;	/* counters holds text, formatted at counters_at */
 	uint64_t counters_at;
 	uint64_t counters_interval;	/* VIRTIO_VSOCK_COUNTERS_MS in the units of flush's now */
@@ -253,6 +270,8 @@ struct virtio_vsock_params {
 	virtio_vsock_snapshot_fn snapshot;	/* NULL: no counters service */
 	uint64_t stall_timeout;	/* VIRTIO_VSOCK_STALL_MS in the units of flush's now */
 	uint64_t counters_interval;	/* VIRTIO_VSOCK_COUNTERS_MS, in the same units */
+	/* One second / VIRTIO_VSOCK_HOST_REQUESTS in the same units; 0: no bound. */
+	uint64_t request_interval;
 };
 
 /*

@@ -9,8 +9,9 @@
  * §5.10.6): a REQUEST gets a RESPONSE, every packet carries the service's
  * credit (buf_alloc, fwd_cnt), and what goes back to the guest never
  * exceeds the guest's own credit, since Linux drops a packet its socket
- * has no room for. They take every packet at once, so a guest never waits
- * on CID 2 in its transmitq: echo keeps what it has not sent back yet in
+ * has no room for. They take every packet at once, so a guest waits on
+ * CID 2 in its transmitq only for REQUESTs past their rate
+ * (virtio_vsock_host_admit()): echo keeps what it has not sent back yet in
  * its connection's ring, and grants no more credit than the ring holds;
  * the counters service fills the ring with its text at once (formatted at
  * most once per VIRTIO_VSOCK_COUNTERS_MS), and ends the stream once it is
@@ -343,6 +344,11 @@ bool virtio_vsock_host_receive(struct virtio_vsock *dev, const struct virtio_vso
 	/* Something may be owed now: try at once, whatever stopped the last try. */
 	dev->host_blocked = false;
 	return true;
+}
+
+bool virtio_vsock_host_admit(struct virtio_vsock *dev)
+{
+	return !dev->requests_bounded || ratelimit_take(&dev->requests, dev->now, 1);
 }
 
 void virtio_vsock_host_reset(struct virtio_vsock *dev)

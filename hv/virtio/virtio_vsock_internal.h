@@ -19,6 +19,7 @@ enum vsock_delivery {
 	VSOCK_UNFIT,		/* its whole ring could not hold the packet */
 	VSOCK_GONE,		/* the receiver broke its receiveq meanwhile */
 	VSOCK_BUSY,		/* another domain's receiver, its lock taken: try again */
+	VSOCK_HELD,		/* a REQUEST to CID 2 past the rate: the transmitq waits */
 };
 
 /* A position in a chain's bytes, counted across its segments. */
@@ -93,7 +94,8 @@ void virtio_vsock_peers_gone(struct virtio_vsock *dev);
  * virtio_vsock_host_receive() - a checked SOCK_STREAM packet for CID 2
  * @dev: its sender
  * @hdr: its header
- * @src: its payload, hdr->len bytes
+ * @src: its payload, hdr->len bytes; NULL for a REQUEST, whose payload no
+ *       service reads
  *
  * The services take every packet at once: what they owe in answer waits
  * in their connection until virtio_vsock_host_poll().
@@ -103,6 +105,17 @@ void virtio_vsock_peers_gone(struct virtio_vsock *dev);
  */
 bool virtio_vsock_host_receive(struct virtio_vsock *dev, const struct virtio_vsock_hdr *hdr,
 			       struct chain_cursor *src);
+
+/**
+ * virtio_vsock_host_admit() - whether a device may make one more REQUEST to CID 2
+ * @dev: the device, its clock at the last flush
+ *
+ * Spends a token of its request bucket (VIRTIO_VSOCK_HOST_REQUESTS a
+ * second, VIRTIO_VSOCK_HOST_BURST at once) when the device has one.
+ *
+ * Return: true when the REQUEST may go, false while the bucket is empty.
+ */
+bool virtio_vsock_host_admit(struct virtio_vsock *dev);
 
 /**
  * virtio_vsock_host_poll() - send what the services owe a device's driver

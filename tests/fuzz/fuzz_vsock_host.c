@@ -11,7 +11,8 @@
  *
  *   byte 0   bit 0: the receiveq is never enabled; bit 1: the counters
  *            service is on; bit 2: the driver keeps reposting the receive
- *            buffers it got back; bit 3: EVENT_IDX
+ *            buffers it got back; bit 3: EVENT_IDX; bit 4: REQUESTs go
+ *            at one per REQUEST_EVERY (a burst first), the rest held
  *   byte 1   receive buffer size: 44 (a bare header) + 16 * the byte
  *   byte 2   the pass at which the driver first posts receive buffers
  *   byte 3   length of the counters' text: 40 * the byte (over
@@ -50,6 +51,7 @@
 #define GUEST_CID	3
 #define NOBODY_CID	99
 #define INTERVAL	10	/* the counters' interval, in clock units; a pass is 3 */
+#define REQUEST_EVERY	7	/* a REQUEST token, in the same units */
 #define PAYLOAD_MAX	4096
 #define PATTERN(port)	((uint8_t)(0xa0 + (port) % 4))	/* every byte the guest sends */
 #define TEXT_BYTE	'c'
@@ -277,6 +279,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	h.text_len = 40u * data[3] + (data[3] == 255 ? VIRTIO_VSOCK_COUNTERS_MAX : 0);
 	params.table = &table;
 	params.snapshot = h.counters_on ? snapshot : NULL;
+	params.request_interval = data[0] & 16 ? REQUEST_EVERY : 0;
 	CHECK(!virtio_vsock_ops.init(&h.dev.vdev, &common));
 	CHECK(virtio_vsock_table_add(&table, &h.dev));
 	configure(&h, features);

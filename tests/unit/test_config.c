@@ -187,6 +187,31 @@ static void test_rng(void **state)
 	assert_false(config.guest[0].valid);
 }
 
+/* Storm control's rates: the default, two numbers, or none; anything else names the line. */
+static void test_broadcast_limit(void **state)
+{
+	static const char *const bad[] = { "500", "500 0", "0 1048576", "500 1048576 7",
+					   "yes", "500 1000000001", "-1 1048576", "500x 1048576" };
+	char text[128];
+
+	(void)state;
+	assert_int_equal(parse(GOOD_GUEST("a") "broadcast_limit = 20 65536\n"
+			       GOOD_GUEST("b") "broadcast_limit = no\n" GOOD_GUEST("c")), 0);
+	assert_int_equal(guest_named("a")->broadcast_limit[0], 20);
+	assert_int_equal(guest_named("a")->broadcast_limit[1], 65536);
+	assert_int_equal(guest_named("b")->broadcast_limit[0], 0);
+	assert_int_equal(guest_named("b")->broadcast_limit[1], 0);
+	assert_int_equal(guest_named("c")->broadcast_limit[0], CONFIG_BROADCAST_FRAMES);
+	assert_int_equal(guest_named("c")->broadcast_limit[1], CONFIG_BROADCAST_BYTES);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text), "[guest a]\nkernel = k\nmemory = 64M\n"
+			 "broadcast_limit = %s\n", bad[i]);
+		assert_one_error(text, "config line 4: key 'broadcast_limit': expected `no` or "
+				 "frames and bytes a second");
+		assert_false(config.guest[0].valid);
+	}
+}
+
 static void test_sidecores(void **state)
 {
 	(void)state;
@@ -434,7 +459,7 @@ static void test_key_names(void **state)
 	static const char *const names[CONFIG_GUEST_KEY_COUNT] = {
 		"kernel", "initrd", "cmdline", "memory", "vcpus", "cpus", "node", "mac",
 		"cid", "on_crash", "on_poweroff", "uplink", "vsock_counters",
-		"rng",
+		"rng", "broadcast_limit",
 	};
 
 	(void)state;
@@ -865,6 +890,7 @@ int main(void)
 		cmocka_unit_test(test_uplink),
 		cmocka_unit_test(test_vsock_counters),
 		cmocka_unit_test(test_rng),
+		cmocka_unit_test(test_broadcast_limit),
 		cmocka_unit_test(test_global_key_twice),
 		cmocka_unit_test(test_line_errors),
 		cmocka_unit_test(test_line_too_long),

@@ -30,6 +30,7 @@ struct fake {
 	unsigned int delivered[SOURCES];
 	/* With a meter: what one packet of each source costs, charged as it moves. */
 	struct net_meter *meter;
+	uint64_t full[NET_FAIR_WORDS];	/* the pass's marks of whole credit */
 	uint32_t bytes[SOURCES];
 	uint32_t segments[SOURCES];
 };
@@ -78,6 +79,7 @@ static struct net_fair_pass metered_pass_of(struct fake *f, unsigned int sources
 	f->meter = meter;
 	pass.meter = meter;
 	pass.credit = credit;
+	pass.full = f->full;
 	pass.share = (struct net_meter){ bytes, segments };
 	return pass;
 }
@@ -275,6 +277,38 @@ static void test_segments_end_a_turn(void **state)
 	assert_int_equal(credit[0].segments, 0);
 }
 
+/*
+ * Only the sources that spent are refilled: a whole credit is marked, an
+ * idle pass leaves every mark, and a source that spends is marked again
+ * once the passes have made its credit whole.
+ */
+static void test_refills_only_what_was_spent(void **state)
+{
+	struct fake f = { .pending = { 0, 0, 0 }, .bytes = { 3000, 3000, 3000 },
+			  .segments = { 1, 1, 1 } };
+	struct net_meter meter = NET_METER_UNLIMITED, credit[3] = { { 0, 0 } };
+	const struct net_fair_pass pass = metered_pass_of(&f, 3, &meter, credit, 4000, 1024);
+	unsigned int start = 0, batches;
+
+	(void)state;
+	net_fair_run(&pass, &start, &batches);
+	assert_int_equal(f.full[0], 0x7);
+	for (unsigned int p = 0; p < 3; p++)
+		assert_int_equal(net_fair_run(&pass, &start, &batches), 0);
+	assert_int_equal(f.full[0], 0x7);
+	/* Source 1 sends two packets: 6,000 bytes, 2,000 of them owed. */
+	f.pending[1] = 2;
+	assert_int_equal(net_fair_run(&pass, &start, &batches), 2);
+	assert_int_equal(f.full[0], 0x5);
+	assert_int_equal(credit[1].bytes, -2000);
+	net_fair_run(&pass, &start, &batches);
+	assert_int_equal(credit[1].bytes, 2000);
+	assert_int_equal(f.full[0], 0x5);
+	net_fair_run(&pass, &start, &batches);
+	assert_int_equal(credit[1].bytes, 4000);
+	assert_int_equal(f.full[0], 0x7);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -288,6 +322,7 @@ int main(void)
 		cmocka_unit_test(test_debt_skips_passes),
 		cmocka_unit_test(test_credit_does_not_pile_up),
 		cmocka_unit_test(test_segments_end_a_turn),
+		cmocka_unit_test(test_refills_only_what_was_spent),
 	};
 
 	return cmocka_run_group_tests_name("fair poll pass", tests, NULL, NULL);

@@ -100,8 +100,9 @@ static int world_teardown(void **state)
 static void create_first_two(struct world *w)
 {
 	static const uint8_t mac[6] = { 0x52, 0x54, 0, 0, 0, 1 };
+	static const uint32_t storm[2] = { 0, 0 };
 
-	assert_true(guest_net_create(&w->guest, &w->sidecore, mac, false));
+	assert_true(guest_net_create(&w->guest, &w->sidecore, mac, false, storm));
 	assert_non_null(guest_virtio_create(&w->guest, NULL, &virtio_console_ops, NULL));
 	assert_int_equal(w->guest.device_count, 2);
 	assert_int_equal(w->sidecore.port_count, 1);

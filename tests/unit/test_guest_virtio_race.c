@@ -219,6 +219,7 @@ static void *worker_run(void *arg)
 static struct world *world_new(unsigned int vcpus, const struct virtio_dev_ops *ops)
 {
 	static const uint8_t mac[6] = { 0x52, 0x54, 0, 0, 0, 1 };
+	static const uint32_t no_storm_limit[2] = { 0, 0 };
 	struct world *w = aligned_alloc(_Alignof(struct world), sizeof(struct world));
 	void *ram = test_calloc(1, GUEST_RAM);
 	struct guest *g;
@@ -243,7 +244,7 @@ static struct world *world_new(unsigned int vcpus, const struct virtio_dev_ops *
 	vpci_bus_init(&g->pci);
 	w->sidecore.sw = &test_switch;
 	w->sidecore.tx_holdoff = 1000;	/* 1 ms, the sidecore's, on a 1 MHz TSC */
-	assert_true(guest_net_create(g, &w->sidecore, mac, false));
+	assert_true(guest_net_create(g, &w->sidecore, mac, false, no_storm_limit));
 	assert_non_null(guest_virtio_create(g, NULL, &virtio_console_ops, NULL));
 	assert_true(guest_vsock_create(g, &w->sidecore, CID));
 	assert_int_equal(w->sidecore.port_count, 2);

@@ -532,6 +532,87 @@ static void test_oversized_dropped(void **state)
 	free(frame);
 }
 
+/* --- storm control --------------------------------------------------------- */
+
+#define STORM_HZ	1000000	/* the clock the tests hand the switch: 1 MHz */
+
+/* Port 1 broadcasts a frame of len bytes at time now (two segments); returns its drops. */
+static uint64_t broadcast_sized(struct fixture *f, uint8_t *frame, uint32_t len, uint64_t now)
+{
+	struct net_packet pkt = { .len = len, .count = 2 };
+
+	memset(frame, 0, len);
+	memset(frame, 0xff, ETH_ALEN);
+	mac_of(frame + ETH_ALEN, 1);
+	frame[2 * ETH_ALEN] = 0x08;	/* ETH_P_IP */
+	pkt.hdr.gso_type = len > ETH_HLEN + NET_MTU ? VIRTIO_NET_HDR_GSO_TCPV4
+						    : VIRTIO_NET_HDR_GSO_NONE;
+	pkt.segment[0] = (struct net_segment){ frame, 20 };
+	pkt.segment[1] = (struct net_segment){ frame + 20, len - 20 };
+	net_switch_set_now(&f->sw, 0, now);
+	net_switch_forward(&f->sw, &f->port[1].port, &pkt);
+	return f->port[1].port.stats.tx_storm;
+}
+
+/*
+ * 64 KiB broadcasts at 1 MiB a second: the bucket's tenth of a second
+ * lets one through at once, then one each 65,550 bytes' worth of time;
+ * the rest are dropped before any copy, counted, and cost no receiver a
+ * thing.
+ */
+static void test_storm_bytes(void **state)
+{
+	struct fixture *f = *state;
+	const struct net_port_stats *s = &f->port[1].port.stats;
+	uint8_t *frame = malloc(NET_FRAME_MAX);
+	uint64_t now = 5;
+
+	assert_non_null(frame);
+	net_port_storm_init(&f->port[1].port, 500, 1024 * 1024, STORM_HZ);
+	assert_int_equal(broadcast_sized(f, frame, NET_FRAME_MAX, now), 0);
+	for (unsigned int i = 0; i < 100; i++)
+		assert_int_equal(broadcast_sized(f, frame, NET_FRAME_MAX, now), i + 1);
+	assert_int_equal(f->port[0].received, 1);
+	assert_int_equal(f->ring01->sent, 1);
+	assert_int_equal(s->tx_drops, 100);
+	/* A second later: 16 frames' worth, one a 1/16 s, and no more. */
+	for (unsigned int i = 0; i < 64; i++) {
+		now += STORM_HZ / 64;
+		broadcast_sized(f, frame, NET_FRAME_MAX, now);
+	}
+	assert_in_range(f->port[0].received, 1 + 14, 1 + 17);
+	/* Unicast is no storm's: it passes while broadcasts are dropped. */
+	forward_to_port(f, 1, 2);
+	assert_int_equal(f->port[2].received, f->port[0].received + 1);
+	free(frame);
+}
+
+/*
+ * Small broadcasts, ARP's: 500 a second, 50 at once. A guest sending
+ * 50 at boot loses none; one sending 10,000 a second gets 500 through.
+ */
+static void test_storm_frames(void **state)
+{
+	struct fixture *f = *state;
+	uint8_t frame[ETH_ZLEN];
+	uint64_t now = 0;
+
+	net_port_storm_init(&f->port[1].port, 500, 1024 * 1024, STORM_HZ);
+	for (unsigned int i = 0; i < 50; i++)
+		assert_int_equal(broadcast_sized(f, frame, sizeof(frame), now), 0);
+	assert_int_equal(f->port[0].received, 50);
+	for (unsigned int i = 0; i < 10000; i++) {
+		now += STORM_HZ / 10000;
+		broadcast_sized(f, frame, sizeof(frame), now);
+	}
+	assert_in_range(f->port[0].received, 50 + 499, 50 + 501);
+	/* Off: every frame passes. */
+	net_port_storm_init(&f->port[1].port, 0, 0, STORM_HZ);
+	for (unsigned int i = 0; i < 1000; i++)
+		broadcast_sized(f, frame, sizeof(frame), now);
+	assert_in_range(f->port[0].received, 50 + 499 + 1000, 50 + 501 + 1000);
+}
+
 static void test_short_frame_dropped(void **state)
 {
 	struct fixture *f = *state;
@@ -769,6 +850,7 @@ static void test_broadcast_gso_flood_bounded(void **state)
 {
 	struct gso_flood *g = calloc(1, sizeof(*g));
 	struct net_meter credit[GSO_PORTS] = { { 0, 0 } };
+	uint64_t full[NET_FAIR_WORDS] = { 0 };
 	const uint64_t frame_cost = (uint64_t)(GSO_PORTS - 1) * NET_FRAME_MAX;
 	const struct net_fair_pass pass = {
 		.sources = GSO_PORTS,
@@ -779,6 +861,7 @@ static void test_broadcast_gso_flood_bounded(void **state)
 		.ctx = g,
 		.meter = net_switch_meter(&g->sw, 0),
 		.credit = credit,
+		.full = full,
 		.share = { SIDECORE_BYTES, SIDECORE_SEGMENTS },
 	};
 	unsigned int start = 0, batches, passes = 0;
@@ -852,6 +935,8 @@ int main(void)
 		T(test_poll_accounting),
 		T(test_copies_charged),
 		cmocka_unit_test(test_broadcast_gso_flood_bounded),
+		T(test_storm_bytes),
+		T(test_storm_frames),
 	};
 #undef T
 	int failed = 0;

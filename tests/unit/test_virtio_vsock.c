@@ -1723,6 +1723,57 @@ static void test_host_counters_bounded(void **state)
 }
 
 /*
+ * REQUESTs to CID 2 go at the device's rate: a burst, then one an
+ * interval. The REQUEST past it is held, and the transmitq behind it with
+ * it, so the flooder's own queue waits; another guest's packets go on.
+ */
+static void test_host_requests_rate(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *b = w->g[B];
+	const struct virtq *tx = &a->dev.queue[VIRTIO_VSOCK_TX_QUEUE];
+	const uint64_t every = 10;
+	uint16_t taken;
+
+	configure_all(w, ALL);
+	post_rx_buffers(a, 64);
+	post_rx_buffers(b, 4);
+	a->dev.requests_bounded = true;
+	ratelimit_init(&a->dev.requests, VIRTIO_VSOCK_HOST_BURST, every, w->now);
+	taken = tx->last_avail_idx;
+	for (unsigned int i = 0; i < 40; i++)
+		host_send(w, a, VIRTIO_VSOCK_PORT_COUNTERS, VIRTIO_VSOCK_OP_REQUEST, 0, 262144, 0);
+	/* A REQUEST for the counters ends its turn: one a pass while the burst lasts. */
+	for (unsigned int i = 0; i < VIRTIO_VSOCK_HOST_BURST; i++)
+		run_pass(w);
+	assert_int_equal((uint16_t)(tx->last_avail_idx - taken), VIRTIO_VSOCK_HOST_BURST);
+	assert_int_equal(a->dev.stats.held, 0);
+	for (unsigned int i = 0; i < 5; i++)
+		run_pass(w);
+	assert_int_equal((uint16_t)(tx->last_avail_idx - taken), VIRTIO_VSOCK_HOST_BURST + 1);
+	assert_int_equal(a->dev.stats.held, 1);
+	assert_int_equal(a->dev.stats.packets, VIRTIO_VSOCK_HOST_BURST);
+
+	/* The held queue is A's alone. */
+	guest_send(w, b, a->cid, VIRTIO_VSOCK_OP_REQUEST, 0);
+	run_pass(w);
+	assert_int_equal(b->dev.stats.packets, 1);
+
+	/* An interval later the held one goes, and the next is held in its place. */
+	w->now += every;
+	run_pass(w);
+	run_pass(w);
+	assert_int_equal(a->dev.stats.packets, VIRTIO_VSOCK_HOST_BURST + 1);
+	assert_int_equal((uint16_t)(tx->last_avail_idx - taken), VIRTIO_VSOCK_HOST_BURST + 2);
+	assert_int_equal(a->dev.stats.held, 2);
+
+	/* A reset drops the held chain with the queue; the bucket stays spent. */
+	virtio_vsock_reset(&a->dev);
+	assert_false(a->dev.request_held);
+	assert_int_equal(a->dev.requests.tokens, 0);
+}
+
+/*
  * A driver that never enables its receiveq still gets its REQUEST taken;
  * what the service owes waits, and nothing reads a ring that is not there.
  */
@@ -2091,6 +2142,7 @@ int main(void)
 		T(test_host_discard),
 		T(test_host_counters),
 		T(test_host_counters_bounded),
+		T(test_host_requests_rate),
 		T(test_host_rx_never_enabled),
 		T(test_host_refuses),
 		T(test_host_shutdown),
