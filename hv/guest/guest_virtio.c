@@ -85,51 +85,17 @@ static void guest_virtio_interrupt(struct virtio_dev *vdev, unsigned int source)
 {
 	struct guest_virtio *gv = vdev->ctx;
 
-	if (source != VIRTIO_DEV_CONFIG_CHANGE) {
-		virtio_pci_interrupt(&gv->pci, source);
-	} else if (virtio_dev_needs_reset(vdev)) {
+	if (source == VIRTIO_DEV_CONFIG_CHANGE && virtio_dev_needs_reset(vdev))
 		guest_log(gv->guest, "%s: device needs reset\n", gv->dev.name);
-		virtio_pci_mark_needs_reset(&gv->pci);
-	} else {
-		virtio_pci_config_interrupt(&gv->pci);
-	}
+	virtio_pci_dev_interrupt(&gv->pci, source);
 }
 
-static uint32_t guest_virtio_config_read(void *ctx, unsigned int offset, unsigned int size)
+/* A sidecore idling with nothing live waits for this (sidecore_wake()). */
+static void guest_virtio_started(struct virtio_dev *vdev)
 {
-	struct guest_virtio *gv = ctx;
+	struct guest_virtio *gv = vdev->ctx;
 
-	return virtio_dev_read_config(gv->vdev, offset, size);
-}
-
-static bool guest_virtio_queue_enable(void *ctx, unsigned int queue, uint16_t size,
-				      uint64_t desc, uint64_t driver, uint64_t device)
-{
-	struct guest_virtio *gv = ctx;
-	struct virtq_layout layout = { .size = size, .desc = desc, .avail = driver,
-				       .used = device };
-
-	/* The rings' format depends on what was negotiated (event index, indirect). */
-	if (!virtio_dev_set_features(gv->vdev, virtio_pci_driver_features(&gv->pci)))
-		return false;
-	return virtio_dev_enable_queue(gv->vdev, queue, &layout) == 0;
-}
-
-static void guest_virtio_driver_ok(void *ctx, uint64_t features)
-{
-	struct guest_virtio *gv = ctx;
-
-	virtio_dev_set_features(gv->vdev, features);
-	virtio_dev_start(gv->vdev);
-	if (gv->sidecore)
-		sidecore_wake(gv->sidecore);
-}
-
-static void guest_virtio_device_reset(void *ctx)
-{
-	struct guest_virtio *gv = ctx;
-
-	virtio_dev_reset(gv->vdev);
+	sidecore_wake(gv->sidecore);
 }
 
 static void guest_virtio_restart(struct guest_device *dev)
@@ -223,24 +189,6 @@ static const struct sidecore_port_ops guest_virtio_port_ops = {
 	.print_counters = guest_virtio_print_counters,
 };
 
-/* The transport's view of a model: its identity and limits, the lifecycle in virtio_dev.c. */
-static void guest_virtio_pci_ops(struct guest_virtio *gv)
-{
-	const struct virtio_dev *vdev = gv->vdev;
-
-	gv->pci_ops = (struct virtio_pci_device_ops){
-		.device_id = vdev->ops->device_id,
-		.features = vdev->offered,
-		.num_queues = vdev->num_queues,
-		.queue_size_max = vdev->ops->queue_size_max,
-		.config_size = vdev->ops->config_size,
-		.config_read = guest_virtio_config_read,
-		.queue_enable = guest_virtio_queue_enable,
-		.driver_ok = guest_virtio_driver_ok,
-		.reset = guest_virtio_device_reset,
-	};
-}
-
 /* The registered gv's model, function and port; NULL, or why not. */
 static const char *guest_virtio_init(struct guest_virtio *gv, const struct virtio_dev_ops *ops,
 				     const void *type)
@@ -259,8 +207,9 @@ static const char *guest_virtio_init(struct guest_virtio *gv, const struct virti
 	refused = ops->init(gv->vdev, &params);
 	if (refused)
 		return refused;
-	guest_virtio_pci_ops(gv);
-	if (!virtio_pci_init(&gv->pci, g->name, &gv->pci_ops, gv, guest_virtio_msi, gv,
+	if (gv->sidecore)
+		gv->vdev->started = guest_virtio_started;
+	if (!virtio_pci_init(&gv->pci, gv->vdev, guest_virtio_msi, gv,
 			     GUEST_PCI_MMIO_GPA + gv->dev.slot * VIRTIO_PCI_BAR_SIZE))
 		return "no PCI function";
 	gv->pci.pci.lock = gv->guard;

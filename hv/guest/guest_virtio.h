@@ -43,7 +43,6 @@ struct guest_virtio {
 	struct sidecore_port port;	/* in the sidecore's loop */
 	struct guest_mem mem;
 	struct log_gate log_gate;	/* the guest's bucket, for mem and pci */
-	struct virtio_pci_device_ops pci_ops;	/* the transport's view of the model */
 	struct virtio_pci pci;
 	uint64_t bad_msi;		/* MSI-X messages the guest misprogrammed */
 	uint64_t bytes;			/* of the allocation */

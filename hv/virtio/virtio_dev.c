@@ -61,8 +61,12 @@ int virtio_dev_enable_queue(struct virtio_dev *dev, unsigned int queue,
 void virtio_dev_start(struct virtio_dev *dev)
 {
 	__atomic_store_n(&dev->running, true, __ATOMIC_RELEASE);
-	if (!virtio_dev_needs_reset(dev) && dev->ops->start)
+	if (virtio_dev_needs_reset(dev))
+		return;
+	if (dev->ops->start)
 		dev->ops->start(dev);
+	if (dev->started)
+		dev->started(dev);
 }
 
 void virtio_dev_fail(struct virtio_dev *dev)

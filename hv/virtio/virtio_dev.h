@@ -92,6 +92,8 @@ struct virtio_dev {
 	void *ctx;			/* the glue's */
 	/* The counters hook: the glue's, NULL for none; prints the device's line(s). */
 	void (*print_counters)(const struct virtio_dev *dev, unsigned int sidecore);
+	/* The start hook: the glue's, NULL for none; runs once DRIVER_OK started the device. */
+	void (*started)(struct virtio_dev *dev);
 };
 
 /**
@@ -136,6 +138,9 @@ int virtio_dev_enable_queue(struct virtio_dev *dev, unsigned int queue,
 /**
  * virtio_dev_start() - DRIVER_OK: buffers are served from now on
  * @dev: the device
+ *
+ * Unless the device needs a reset, the model's ops->start and then the
+ * glue's start hook run.
  */
 void virtio_dev_start(struct virtio_dev *dev);
 

@@ -68,11 +68,11 @@ static void device_reset(struct virtio_pci *fn)
 	fn->status = 0;
 	fn->features_refused = false;
 	fn->isr = 0;
-	for (unsigned int i = 0; i < fn->ops->num_queues; i++) {
+	for (unsigned int i = 0; i < fn->dev->num_queues; i++) {
 		struct virtio_pci_queue *q = &fn->queue[i];
 
 		memset(q, 0, sizeof(*q));
-		q->size = fn->ops->queue_size_max;
+		q->size = fn->dev->ops->queue_size_max;
 		q->msix_vector = VIRTIO_MSI_NO_VECTOR;
 	}
 }
@@ -80,7 +80,7 @@ static void device_reset(struct virtio_pci *fn)
 /* §3.1.1 step 5: a subset of what was offered, and modern (§6.1). */
 static bool features_acceptable(const struct virtio_pci *fn)
 {
-	return !(fn->driver_features & ~fn->offered) &&
+	return !(fn->driver_features & ~fn->dev->offered) &&
 	       (fn->driver_features & 1ull << VIRTIO_F_VERSION_1);
 }
 
@@ -90,8 +90,7 @@ static void status_write(struct virtio_pci *fn, uint8_t value)
 
 	if (!value) {
 		device_reset(fn);
-		if (fn->ops->reset)
-			fn->ops->reset(fn->ctx);
+		virtio_dev_reset(fn->dev);
 		return;
 	}
 	value &= DRIVER_STATUS_BITS;	/* DEVICE_NEEDS_RESET is the device's */
@@ -121,14 +120,16 @@ static void status_write(struct virtio_pci *fn, uint8_t value)
 		fn->status = value | (fn->status & VIRTIO_CONFIG_S_NEEDS_RESET);
 		if (!(fn->status & VIRTIO_CONFIG_S_NEEDS_RESET) && log_gate_allow(fn->log))
 			log_msg("virtio-pci %s: DRIVER_OK without accepted features, "
-				"device needs reset", fn->name);
+				"device needs reset", fn->dev->name);
 		virtio_pci_mark_needs_reset(fn);
 		return;
 	}
 	fn->status = value | (fn->status & VIRTIO_CONFIG_S_NEEDS_RESET);
 	added = value & ~old;
-	if ((added & VIRTIO_CONFIG_S_DRIVER_OK) && fn->ops->driver_ok)
-		fn->ops->driver_ok(fn->ctx, fn->driver_features);
+	if (added & VIRTIO_CONFIG_S_DRIVER_OK) {
+		virtio_dev_set_features(fn->dev, fn->driver_features);
+		virtio_dev_start(fn->dev);
+	}
 }
 
 /* --- common configuration (§4.1.4.3) --------------------------------------- */
@@ -165,7 +166,7 @@ static unsigned int common_field_size(uint32_t offset)
 
 static struct virtio_pci_queue *queue_selected(struct virtio_pci *fn)
 {
-	return fn->queue_select < fn->ops->num_queues ? &fn->queue[fn->queue_select] : NULL;
+	return fn->queue_select < fn->dev->num_queues ? &fn->queue[fn->queue_select] : NULL;
 }
 
 /* The ring address a queue_{desc,driver,device}_{lo,hi} field holds half of. */
@@ -200,7 +201,7 @@ static uint32_t common_read(struct virtio_pci *fn, uint32_t offset)
 	case VIRTIO_PCI_COMMON_DFSELECT:
 		return fn->device_feature_select;
 	case VIRTIO_PCI_COMMON_DF:
-		return feature_word(fn->offered, fn->device_feature_select);
+		return feature_word(fn->dev->offered, fn->device_feature_select);
 	case VIRTIO_PCI_COMMON_GFSELECT:
 		return fn->driver_feature_select;
 	case VIRTIO_PCI_COMMON_GF:
@@ -208,7 +209,7 @@ static uint32_t common_read(struct virtio_pci *fn, uint32_t offset)
 	case VIRTIO_PCI_COMMON_MSIX:
 		return fn->msix_config;
 	case VIRTIO_PCI_COMMON_NUMQ:
-		return fn->ops->num_queues;
+		return fn->dev->num_queues;
 	case VIRTIO_PCI_COMMON_STATUS:
 		return fn->status;
 	case VIRTIO_PCI_COMMON_CFGGENERATION:
@@ -249,7 +250,8 @@ static void driver_features_write(struct virtio_pci *fn, uint32_t value)
 /* Why the transport or the device refuses q's rings, or NULL if both take them. */
 static const char *queue_refusal(struct virtio_pci *fn, struct virtio_pci_queue *q)
 {
-	unsigned int index = (unsigned int)(q - fn->queue);
+	struct virtq_layout layout = { .size = q->size, .desc = q->desc, .avail = q->driver,
+				       .used = q->device };
 
 	/* §2.6: descriptor table 16-byte, driver ring 2-byte, device ring 4-byte aligned. */
 	if (q->desc % 16)
@@ -258,8 +260,9 @@ static const char *queue_refusal(struct virtio_pci *fn, struct virtio_pci_queue 
 		return "driver ring not 2-byte aligned";
 	if (q->device % 4)
 		return "device ring not 4-byte aligned";
-	if (fn->ops->queue_enable &&
-	    !fn->ops->queue_enable(fn->ctx, index, q->size, q->desc, q->driver, q->device))
+	/* The rings' format depends on what was negotiated (event index, indirect). */
+	if (!virtio_dev_set_features(fn->dev, fn->driver_features) ||
+	    virtio_dev_enable_queue(fn->dev, (unsigned int)(q - fn->queue), &layout) < 0)
 		return "refused by the device";
 	return NULL;
 }
@@ -277,9 +280,9 @@ static void queue_enable(struct virtio_pci *fn, struct virtio_pci_queue *q)
 	}
 	if (log_gate_allow(fn->log))
 		log_msg("virtio-pci %s: device %04x: queue %u refused: %s "
-			"(rings 0x%llx 0x%llx 0x%llx), device needs reset", fn->name,
-			VIRTIO_PCI_DEVICE_BASE + fn->ops->device_id, (unsigned int)(q - fn->queue),
-			refused, (unsigned long long)q->desc, (unsigned long long)q->driver,
+			"(rings 0x%llx 0x%llx 0x%llx), device needs reset", fn->dev->name,
+			VIRTIO_PCI_DEVICE_BASE + fn->dev->ops->device_id,
+			(unsigned int)(q - fn->queue), refused, (unsigned long long)q->desc, (unsigned long long)q->driver,
 			(unsigned long long)q->device);
 	virtio_pci_mark_needs_reset(fn);
 }
@@ -330,7 +333,7 @@ static void common_write(struct virtio_pci *fn, uint32_t offset, uint32_t value)
 		return;		/* a live ring stays where it is */
 	if (offset == VIRTIO_PCI_COMMON_Q_SIZE) {
 		/* §2.6: a power of two, at most what the device offers. */
-		if (value && !(value & (value - 1)) && value <= fn->ops->queue_size_max)
+		if (value && !(value & (value - 1)) && value <= fn->dev->ops->queue_size_max)
 			q->size = (uint16_t)value;
 		return;
 	}
@@ -356,9 +359,8 @@ uint32_t virtio_pci_bar_read_one(struct virtio_pci *fn, uint32_t offset, unsigne
 			fn->isr = 0;	/* §4.1.4.5: reading acknowledges */
 		return isr;
 	}
-	if (inside(offset, size, BAR_DEVICE, fn->ops->config_size))
-		return fn->ops->config_read ?
-		       fn->ops->config_read(fn->ctx, offset - BAR_DEVICE, size) : 0;
+	if (inside(offset, size, BAR_DEVICE, fn->dev->ops->config_size))
+		return virtio_dev_read_config(fn->dev, offset - BAR_DEVICE, size);
 	if (inside(offset, size, BAR_MSIX_TABLE, BAR_MSIX_PBA - BAR_MSIX_TABLE))
 		return msix_table_read(&fn->msix_state, offset - BAR_MSIX_TABLE, size);
 	if (inside(offset, size, BAR_MSIX_PBA, VIRTIO_PCI_BAR_SIZE - BAR_MSIX_PBA))
@@ -372,10 +374,7 @@ int virtio_pci_bar_write_one(struct virtio_pci *fn, uint32_t offset, unsigned in
 	if (inside(offset, size, BAR_COMMON, COMMON_SIZE)) {
 		if (common_field_size(offset - BAR_COMMON) == size)
 			common_write(fn, offset - BAR_COMMON, value);
-	} else if (inside(offset, size, BAR_DEVICE, fn->ops->config_size)) {
-		if (fn->ops->config_write)
-			fn->ops->config_write(fn->ctx, offset - BAR_DEVICE, size, value);
-	} else if (inside(offset, size, BAR_NOTIFY, fn->ops->num_queues * NOTIFY_MULTIPLIER)) {
+	} else if (inside(offset, size, BAR_NOTIFY, fn->dev->num_queues * NOTIFY_MULTIPLIER)) {
 		/*
 		 * §4.1.5.2: the slot names the queue (queue_notify_off is its
 		 * index). Sidecores poll and the rings ask for no kicks, so a
@@ -388,7 +387,8 @@ int virtio_pci_bar_write_one(struct virtio_pci *fn, uint32_t offset, unsigned in
 	} else if (inside(offset, size, BAR_MSIX_TABLE, BAR_MSIX_PBA - BAR_MSIX_TABLE)) {
 		msix_table_write(&fn->msix_state, offset - BAR_MSIX_TABLE, size, value);
 	}
-	return VIRTIO_PCI_NO_NOTIFY;	/* ISR and PBA are read-only */
+	/* ISR and PBA are read-only; so is every model's device config (virtio_dev.h). */
+	return VIRTIO_PCI_NO_NOTIFY;
 }
 
 bool virtio_pci_bar_access_valid(uint64_t offset, unsigned int size)
@@ -399,23 +399,30 @@ bool virtio_pci_bar_access_valid(uint64_t offset, unsigned int size)
 
 /* --- the function ----------------------------------------------------------- */
 
-static bool ops_valid(const struct virtio_pci_device_ops *ops)
-{
-	uint16_t size = ops->queue_size_max;
+/* The core reads a model's whole device config into a buffer of this size. */
+_Static_assert(VIRTIO_DEV_CONFIG_MAX <= VIRTIO_PCI_CONFIG_MAX,
+	       "a model's device config does not fit its page of BAR 0");
 
+static bool dev_valid(const struct virtio_dev *dev)
+{
+	const struct virtio_dev_ops *ops = dev->ops;
+	uint16_t size;
+
+	if (!ops || !ops->queue || !dev->name)
+		return false;
+	size = ops->queue_size_max;
 	/* No queue_reset field follows queue_used_hi here, so no VIRTIO_F_RING_RESET. */
-	return ops->device_id <= VIRTIO_PCI_DEVICE_ID_MAX && ops->num_queues &&
-	       ops->num_queues <= VIRTIO_PCI_QUEUES_MAX && size && !(size & (size - 1)) &&
-	       size <= 32768 && ops->config_size <= VIRTIO_PCI_CONFIG_MAX &&
-	       !(ops->features & 1ull << VIRTIO_F_RING_RESET);
+	return ops->device_id <= VIRTIO_PCI_DEVICE_ID_MAX && dev->num_queues &&
+	       dev->num_queues <= VIRTIO_PCI_QUEUES_MAX && size && !(size & (size - 1)) &&
+	       size <= 32768 && ops->config_size <= VIRTIO_DEV_CONFIG_MAX &&
+	       !(dev->offered & 1ull << VIRTIO_F_RING_RESET);
 }
 
 /**
- * virtio_pci_init() - build a virtio PCI function for a device type
+ * virtio_pci_init() - build a virtio PCI function for a device model
  * @fn: the function, embedded by its owner; its old contents are lost
- * @name: the guest's name, quoted in messages (kept, not copied)
- * @ops: the device type's identity, limits and callbacks; must outlive @fn
- * @ctx: passed to every callback in @ops
+ * @dev: the model, set up by its ops->init and in reset state; its name
+ *	(the guest's) is quoted in messages; must outlive @fn
  * @send_msi: delivers the MSI-X messages the function raises
  * @msi_ctx: passed to @send_msi
  * @bar_address: where BAR 0 starts until the guest moves it (16 KiB aligned,
@@ -425,28 +432,25 @@ static bool ops_valid(const struct virtio_pci_device_ops *ops)
  * with every vector masked, device status 0. Add @fn->pci to the guest's
  * bus with vpci_bus_add().
  *
- * Return: false, after logging why, if @name, @ops, @send_msi or
+ * Return: false, after logging why, if @dev's name or limits, @send_msi or
  * @bar_address is unusable.
  */
-bool virtio_pci_init(struct virtio_pci *fn, const char *name,
-		     const struct virtio_pci_device_ops *ops, void *ctx,
-		     msix_send_fn send_msi, void *msi_ctx, uint64_t bar_address)
+bool virtio_pci_init(struct virtio_pci *fn, struct virtio_dev *dev, msix_send_fn send_msi,
+		     void *msi_ctx, uint64_t bar_address)
 {
-	uint16_t device = (uint16_t)(VIRTIO_PCI_DEVICE_BASE + ops->device_id);
+	uint16_t id = dev->ops ? dev->ops->device_id : 0;
+	uint16_t device = (uint16_t)(VIRTIO_PCI_DEVICE_BASE + id);
 
-	if (!name || !ops_valid(ops) || !send_msi || bar_address % VIRTIO_PCI_BAR_SIZE) {
-		log_msg("virtio-pci %s: device type %u: bad name, ops, MSI sink or BAR 0x%llx",
-			name ? name : "?", ops->device_id, (unsigned long long)bar_address);
+	if (!dev_valid(dev) || !send_msi || bar_address % VIRTIO_PCI_BAR_SIZE) {
+		log_msg("virtio-pci %s: device type %u: bad name, limits, MSI sink or BAR 0x%llx",
+			dev->name ? dev->name : "?", id, (unsigned long long)bar_address);
 		return false;
 	}
 	memset(fn, 0, sizeof(*fn));
-	fn->name = name;
-	fn->ops = ops;
-	fn->ctx = ctx;
-	fn->offered = ops->features | 1ull << VIRTIO_F_VERSION_1;	/* §6.2 */
+	fn->dev = dev;
 
 	vpci_device_init(&fn->pci, VIRTIO_PCI_VENDOR, device,
-			ops->device_id == VIRTIO_ID_NET ? PCI_CLASS_CODE_ETHERNET :
+			id == VIRTIO_ID_NET ? PCI_CLASS_CODE_ETHERNET :
 			PCI_CLASS_CODE_OTHER, VIRTIO_PCI_REVISION);
 	/* §4.1.2.1: a subsystem device ID of 0x40 or more; ours repeats the device ID. */
 	virtio_pci_bytes_put(fn->pci.config, PCI_SUBSYSTEM_VENDOR_ID, 2, VIRTIO_PCI_VENDOR);
@@ -579,7 +583,7 @@ int virtio_pci_bar_write(struct virtio_pci *fn, uint64_t offset, unsigned int si
  */
 void virtio_pci_interrupt(struct virtio_pci *fn, unsigned int queue)
 {
-	if (queue >= fn->ops->num_queues || !fn->queue[queue].enabled ||
+	if (queue >= fn->dev->num_queues || !fn->queue[queue].enabled ||
 	    !(fn->status & VIRTIO_CONFIG_S_DRIVER_OK))
 		return;
 	driver_notify(fn, VIRTIO_PCI_ISR_QUEUE, fn->queue[queue].msix_vector);
@@ -616,6 +620,25 @@ void virtio_pci_mark_needs_reset(struct virtio_pci *fn)
 	if (fn->status & VIRTIO_CONFIG_S_DRIVER_OK)
 		driver_notify(fn, VIRTIO_PCI_ISR_CONFIG, fn->msix_config);
 	virtio_pci_window_refresh(fn);
+}
+
+/**
+ * virtio_pci_dev_interrupt() - what the model's interrupt callback asks of the function
+ * @fn: the function
+ * @source: a queue, or VIRTIO_DEV_CONFIG_CHANGE
+ *
+ * A queue's used-buffer notification; for a configuration change, the
+ * device needs a reset if the model says so (virtio_dev_fail()), else its
+ * configuration changed.
+ */
+void virtio_pci_dev_interrupt(struct virtio_pci *fn, unsigned int source)
+{
+	if (source != VIRTIO_DEV_CONFIG_CHANGE)
+		virtio_pci_interrupt(fn, source);
+	else if (virtio_dev_needs_reset(fn->dev))
+		virtio_pci_mark_needs_reset(fn);
+	else
+		virtio_pci_config_interrupt(fn);
 }
 
 /**

@@ -117,7 +117,7 @@ void virtio_pci_caps_init(struct virtio_pci *fn)
 	/* §4.1.4.4.1: covers queue_notify_off * multiplier + 2 for every queue. */
 	cap_add_virtio(fn, CAP_NOTIFY, sizeof(struct virtio_pci_notify_cap),
 		       VIRTIO_PCI_CAP_NOTIFY_CFG, BAR_NOTIFY,
-		       fn->ops->num_queues * NOTIFY_MULTIPLIER);
+		       fn->dev->num_queues * NOTIFY_MULTIPLIER);
 	virtio_pci_bytes_put(config, CAP_NOTIFY + VIRTIO_PCI_NOTIFY_CAP_MULT, 4, NOTIFY_MULTIPLIER);
 	config[CAP_NOTIFY + PCI_CAP_LIST_NEXT] = CAP_ISR;
 
@@ -141,9 +141,9 @@ void virtio_pci_caps_init(struct virtio_pci *fn)
 	/* Both in BAR 0: BIR, the offsets' low 3 bits, is 0 (PCI 3.0 §6.8.2.4-5). */
 	virtio_pci_bytes_put(config, CAP_MSIX + PCI_MSIX_TABLE, 4, BAR_MSIX_TABLE);
 	virtio_pci_bytes_put(config, CAP_MSIX + PCI_MSIX_PBA, 4, BAR_MSIX_PBA);
-	if (!fn->ops->config_size)
+	if (!fn->dev->ops->config_size)
 		return;		/* §4.1.4.6: only a device with a config has one */
 	config[CAP_MSIX + PCI_CAP_LIST_NEXT] = CAP_DEVICE;
 	cap_add_virtio(fn, CAP_DEVICE, sizeof(struct virtio_pci_cap), VIRTIO_PCI_CAP_DEVICE_CFG,
-		       BAR_DEVICE, fn->ops->config_size);
+		       BAR_DEVICE, fn->dev->ops->config_size);
 }

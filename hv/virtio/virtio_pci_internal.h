@@ -43,7 +43,7 @@ _Static_assert(BAR_DEVICE + VIRTIO_PCI_CONFIG_MAX <= BAR_NOTIFY,
 /* One MSI-X vector per queue and one for configuration changes (§4.1.5.1.2). */
 static inline unsigned int virtio_pci_vectors(const struct virtio_pci *fn)
 {
-	return fn->ops->num_queues + 1u;
+	return fn->dev->num_queues + 1u;
 }
 
 /* size little-endian bytes of config space at offset. */

@@ -4,9 +4,10 @@
  * on a guest's bus: config space through ECAM and CF8/CFC, BAR 0 at any
  * offset and width, and the device side's interrupts, all interleaved.
  *
- * Byte 0 of the input picks the device type: bit 0 clear, 3 queues of 256
- * with a 12-byte device config; set, 64 queues of 32768 with none. Then
- * come 8-byte operations:
+ * Behind the function sits a fake device model on the core (virtio_dev.h)
+ * with 2 MiB of guest RAM, so rings outside it are refused. Byte 0 of the
+ * input picks the model: bit 0 clear, 3 queues of 256 with a 12-byte device
+ * config; set, 64 queues of 32768 with none. Then come 8-byte operations:
  *
  *   byte 0  bits 2:0: 0 ECAM read, 1 ECAM write, 2 CF8/CFC read,
  *           3 CF8/CFC write, 4 BAR read, 5 BAR write, 6 device event,
@@ -25,10 +26,12 @@
  * DEVICE_NEEDS_RESET, a valid outcome); DRIVER_OK never reaches a device
  * that needs a reset; every queue has a valid size and vector and
  * aligned rings when enabled; MSI-X pending bits only for real vectors.
- * Callbacks check what reaches the device type and the MSI sink: in-range
- * config accesses, valid queues, a clean state at reset, messages only from
- * enabled, unmasked vectors. BAR accesses first check that the BAR decodes
- * exactly its own 16 KiB while memory decoding is on. A broken rule aborts,
+ * The model's callbacks and the MSI sink check what reaches them: config
+ * reads only of a device that has one, valid queues, a clean state at
+ * reset, messages only from enabled, unmasked vectors; a queue the model
+ * runs is one the transport shows enabled, with the same rings. BAR
+ * accesses first check that the BAR decodes exactly its own 16 KiB while
+ * memory decoding is on. A broken rule aborts,
  * which libFuzzer reports.
  */
 #include <stddef.h>
@@ -41,6 +44,7 @@
 #include <linux/virtio_ids.h>
 #include <linux/virtio_pci.h>
 
+#include "lib/container.h"
 #include "virtio/virtio_pci.h"
 
 #define CHECK(cond) do { if (!(cond)) abort(); } while (0)
@@ -51,6 +55,10 @@
 #define CONFIG_SIZE	12
 #define VERSION_1	(1ull << VIRTIO_F_VERSION_1)
 #define WINDOW_DATA	offsetof(struct virtio_pci_cfg_cap, pci_cfg_data)
+#define GUEST_RAM	(2u << 20)
+/* A feature the model takes only along with F_NEEDED: its own rule (§2.2). */
+#define F_PICKY		33
+#define F_NEEDED	5
 
 static const unsigned int access_sizes[8] = { 1, 2, 4, 8, 1, 2, 4, 3 };
 
@@ -58,7 +66,10 @@ struct fuzz_state {
 	struct vpci_bus bus;
 	struct vpci_device bridge;
 	struct virtio_pci fn;
-	struct virtio_pci_device_ops ops;
+	struct virtio_dev vdev;
+	struct virtio_dev_ops ops;	/* fuzz_ops, or the large model's */
+	struct virtq queue[VIRTIO_PCI_QUEUES_MAX];
+	struct guest_mem mem;
 	uint8_t initial[PCI_CFG_SPACE_SIZE];
 	unsigned int msix_pos;
 	uint64_t msis;
@@ -74,44 +85,46 @@ static uint64_t width_mask(unsigned int size)
 	return size >= 8 ? ~0ull : (1ull << (8 * size)) - 1;
 }
 
-static uint32_t fuzz_config_read(void *ctx, unsigned int offset, unsigned int size)
+static struct fuzz_state *to_state(const struct virtio_dev *vdev)
 {
-	struct fuzz_state *s = ctx;
-
-	CHECK(size == 1 || size == 2 || size == 4);
-	CHECK(offset % size == 0 && offset + size <= s->ops.config_size);
-	return 0x5a5a5a5au & (uint32_t)width_mask(size);
+	return container_of(vdev, struct fuzz_state, vdev);
 }
 
-static void fuzz_config_write(void *ctx, unsigned int offset, unsigned int size, uint32_t value)
+static struct virtq *fuzz_queue(struct virtio_dev *vdev, unsigned int index)
 {
-	struct fuzz_state *s = ctx;
-
-	(void)value;
-	CHECK(size == 1 || size == 2 || size == 4);
-	CHECK(offset % size == 0 && offset + size <= s->ops.config_size);
+	CHECK(index < vdev->num_queues);
+	return &to_state(vdev)->queue[index];
 }
 
-static bool fuzz_queue_enable(void *ctx, unsigned int queue, uint16_t size, uint64_t desc,
-			      uint64_t driver, uint64_t device)
+static void fuzz_config(const struct virtio_dev *vdev, void *bytes)
 {
-	struct fuzz_state *s = ctx;
-
-	CHECK(queue < s->ops.num_queues);
-	CHECK(power_of_two(size) && size <= s->ops.queue_size_max);
-	CHECK(desc % 16 == 0 && driver % 2 == 0 && device % 4 == 0);
-	CHECK(s->fn.status & VIRTIO_CONFIG_S_FEATURES_OK);
-	/* A device that cannot reach some rings: exercises the refusal. */
-	return desc != 0xfff0;
+	CHECK(vdev->ops->config_size);
+	memset(bytes, 0x5a, vdev->ops->config_size);
 }
 
-static void fuzz_driver_ok(void *ctx, uint64_t features)
+static bool fuzz_features_ok(const struct virtio_dev *vdev, uint64_t features)
 {
-	struct fuzz_state *s = ctx;
+	(void)vdev;
+	return !(features & 1ull << F_PICKY) || (features & 1ull << F_NEEDED);
+}
+
+/*
+ * The transport accepted a subset of the offer with VERSION_1. The model
+ * has it, unless its own rules refused it: then it has none, and no queue.
+ */
+static void fuzz_start(struct virtio_dev *vdev)
+{
+	struct fuzz_state *s = to_state(vdev);
+	uint64_t accepted = s->fn.driver_features;
 
 	CHECK(s->fn.status & VIRTIO_CONFIG_S_FEATURES_OK);
 	CHECK(!(s->fn.status & VIRTIO_CONFIG_S_NEEDS_RESET));
-	CHECK(!(features & ~s->fn.offered) && (features & VERSION_1));
+	CHECK(!(accepted & ~vdev->offered) && (accepted & VERSION_1));
+	if (vdev->features != accepted) {
+		CHECK(!vdev->features && !fuzz_features_ok(vdev, accepted));
+		for (unsigned int i = 0; i < vdev->num_queues; i++)
+			CHECK(!s->queue[i].ready);
+	}
 }
 
 static uint32_t config_get(const struct fuzz_state *s, unsigned int reg, unsigned int size)
@@ -122,15 +135,36 @@ static uint32_t config_get(const struct fuzz_state *s, unsigned int reg, unsigne
 	return v;
 }
 
-/* Called after the transport reset its own state: the device must find it clean. */
-static void fuzz_reset(void *ctx)
+/* Called after the transport reset its own state: the model must find it clean. */
+static void fuzz_reset(struct virtio_dev *vdev)
 {
-	struct fuzz_state *s = ctx;
+	struct fuzz_state *s = to_state(vdev);
 
 	CHECK(s->fn.status == 0 && !s->fn.driver_features);
-	for (unsigned int i = 0; i < s->ops.num_queues; i++)
-		CHECK(!s->fn.queue[i].enabled && s->fn.queue[i].size == s->ops.queue_size_max);
+	for (unsigned int i = 0; i < vdev->num_queues; i++)
+		CHECK(!s->fn.queue[i].enabled &&
+		      s->fn.queue[i].size == vdev->ops->queue_size_max &&
+		      !s->queue[i].ready);
 }
+
+/* What the glue does with the model's interrupts (hv/guest/guest_virtio.c). */
+static void fuzz_interrupt(struct virtio_dev *vdev, unsigned int source)
+{
+	virtio_pci_dev_interrupt(&to_state(vdev)->fn, source);
+}
+
+/* The small model's; the large one differs in identity and limits (fuzz_state_init()). */
+static const struct virtio_dev_ops fuzz_ops = {
+	.kind = "fuzz",
+	.device_id = VIRTIO_ID_NET,
+	.queue_size_max = 256,
+	.config_size = CONFIG_SIZE,
+	.queue = fuzz_queue,
+	.config = fuzz_config,
+	.features_ok = fuzz_features_ok,
+	.start = fuzz_start,
+	.reset = fuzz_reset,
+};
 
 static uint16_t msix_flags(const struct fuzz_state *s)
 {
@@ -144,7 +178,7 @@ static void fuzz_msi(void *ctx, uint64_t address, uint32_t data)
 	bool found = false;
 
 	CHECK((flags & PCI_MSIX_FLAGS_ENABLE) && !(flags & PCI_MSIX_FLAGS_MASKALL));
-	for (unsigned int v = 0; v <= s->ops.num_queues; v++) {
+	for (unsigned int v = 0; v <= s->vdev.num_queues; v++) {
 		const struct msix_entry *e = &s->fn.msix[v];
 
 		if (!(e->control & PCI_MSIX_ENTRY_CTRL_MASKBIT) && e->data == data &&
@@ -157,22 +191,26 @@ static void fuzz_msi(void *ctx, uint64_t address, uint32_t data)
 
 static void fuzz_state_init(struct fuzz_state *s, bool large)
 {
+	static uint8_t ram[GUEST_RAM] __attribute__((aligned(4096)));
+	struct virtio_dev_params params = { .name = "fuzz", .mem = &s->mem,
+					    .interrupt = fuzz_interrupt };
+	unsigned int queues = large ? VIRTIO_PCI_QUEUES_MAX : 3;
+
 	memset(s, 0, sizeof(*s));
-	s->ops = (struct virtio_pci_device_ops){
-		.device_id = large ? VIRTIO_ID_VSOCK : VIRTIO_ID_NET,
-		.features = large ? 0 : 1ull << 5 | 1ull << 16 | 1ull << 33,
-		.num_queues = large ? VIRTIO_PCI_QUEUES_MAX : 3,
-		.queue_size_max = large ? 32768 : 256,
-		.config_size = large ? 0 : CONFIG_SIZE,
-		.config_read = fuzz_config_read,
-		.config_write = fuzz_config_write,
-		.queue_enable = fuzz_queue_enable,
-		.driver_ok = fuzz_driver_ok,
-		.reset = fuzz_reset,
-	};
+	s->mem = (struct guest_mem){ .base = ram, .size = sizeof(ram) };
+	s->ops = fuzz_ops;
+	if (large) {
+		s->ops.device_id = VIRTIO_ID_VSOCK;
+		s->ops.queue_size_max = 32768;
+		s->ops.config_size = 0;
+	}
+	CHECK(virtio_dev_init(&s->vdev, &s->ops, &params,
+			      large ? 0 : 1ull << F_NEEDED | 1ull << 16 | 1ull << F_PICKY, queues));
+	for (unsigned int q = 0; q < queues; q++)
+		virtq_init(&s->queue[q], &s->mem, params.name, q);
 	vpci_bus_init(&s->bus);
 	vpci_host_bridge_init(&s->bridge);
-	CHECK(virtio_pci_init(&s->fn, "fuzz", &s->ops, s, fuzz_msi, s, BAR_GPA));
+	CHECK(virtio_pci_init(&s->fn, &s->vdev, fuzz_msi, s, BAR_GPA));
 	CHECK(vpci_bus_add(&s->bus, 0, &s->bridge));
 	CHECK(vpci_bus_add(&s->bus, SLOT, &s->fn.pci));
 	memcpy(s->initial, s->fn.pci.config, PCI_CFG_SPACE_SIZE);
@@ -186,7 +224,7 @@ static void fuzz_state_init(struct fuzz_state *s, bool large)
 static void check_invariants(const struct fuzz_state *s)
 {
 	const struct virtio_pci *fn = &s->fn;
-	unsigned int vectors = s->ops.num_queues + 1u;
+	unsigned int vectors = s->vdev.num_queues + 1u;
 	uint8_t status = fn->status;
 
 	for (unsigned int i = 0; i < PCI_CFG_SPACE_SIZE; i++)
@@ -198,25 +236,34 @@ static void check_invariants(const struct fuzz_state *s)
 			   VIRTIO_CONFIG_S_FEATURES_OK | VIRTIO_CONFIG_S_DRIVER_OK |
 			   VIRTIO_CONFIG_S_FAILED | VIRTIO_CONFIG_S_NEEDS_RESET)));
 	if (status & VIRTIO_CONFIG_S_FEATURES_OK)
-		CHECK(!(fn->driver_features & ~fn->offered) && (fn->driver_features & VERSION_1));
+		CHECK(!(fn->driver_features & ~s->vdev.offered) &&
+		      (fn->driver_features & VERSION_1));
 	if (status & VIRTIO_CONFIG_S_DRIVER_OK)
 		CHECK(status & VIRTIO_CONFIG_S_FEATURES_OK);
 	if (fn->features_refused)
 		CHECK(!(status & VIRTIO_CONFIG_S_FEATURES_OK));
-	CHECK(!(virtio_pci_driver_features(fn) & ~fn->offered));
+	CHECK(!(virtio_pci_driver_features(fn) & ~s->vdev.offered));
 	CHECK(fn->msix_config < vectors || fn->msix_config == VIRTIO_MSI_NO_VECTOR);
 
 	for (unsigned int i = 0; i < VIRTIO_PCI_QUEUES_MAX; i++) {
 		const struct virtio_pci_queue *q = &fn->queue[i];
 
-		if (i >= s->ops.num_queues) {
-			CHECK(!q->enabled && !q->size);
+		const struct virtq *vq = &s->queue[i];
+
+		if (i >= s->vdev.num_queues) {
+			CHECK(!q->enabled && !q->size && !vq->ready);
 			continue;
 		}
-		CHECK(power_of_two(q->size) && q->size <= s->ops.queue_size_max);
+		CHECK(power_of_two(q->size) && q->size <= s->vdev.ops->queue_size_max);
 		CHECK(q->msix_vector < vectors || q->msix_vector == VIRTIO_MSI_NO_VECTOR);
 		if (q->enabled)
 			CHECK(q->desc % 16 == 0 && q->driver % 2 == 0 && q->device % 4 == 0);
+		/* The model runs only rings the transport shows, as the driver placed them. */
+		if (vq->ready)
+			CHECK(q->enabled && vq->size == q->size &&
+			      (const uint8_t *)vq->desc == s->mem.base + q->desc &&
+			      (const uint8_t *)vq->avail == s->mem.base + q->driver &&
+			      (const uint8_t *)vq->used == s->mem.base + q->device);
 	}
 	for (unsigned int v = vectors; v < 64 * (sizeof(fn->msix_pending) / sizeof(uint64_t)); v++)
 		CHECK(!(fn->msix_pending[v / 64] & 1ull << (v % 64)));
@@ -248,7 +295,7 @@ static void bar_write(struct fuzz_state *s, uint64_t offset, unsigned int size, 
 {
 	int kicked = virtio_pci_bar_write(&s->fn, offset, size, v);
 
-	CHECK(kicked == VIRTIO_PCI_NO_NOTIFY || (kicked >= 0 && kicked < s->ops.num_queues));
+	CHECK(kicked == VIRTIO_PCI_NO_NOTIFY || (kicked >= 0 && kicked < s->vdev.num_queues));
 }
 
 static void common_write(struct fuzz_state *s, unsigned int field, unsigned int size,
@@ -280,14 +327,14 @@ static void driver_step(struct fuzz_state *s, uint8_t which, uint8_t arg, uint32
 	case 2:
 		common_write(s, VIRTIO_PCI_COMMON_GFSELECT, 4, arg & 1);
 		if (arg & 2)	/* only offered bits */
-			value &= (uint32_t)(s->fn.offered >> (32 * (arg & 1)));
+			value &= (uint32_t)(s->vdev.offered >> (32 * (arg & 1)));
 		common_write(s, VIRTIO_PCI_COMMON_GF, 4, value | ((arg & 5) == 5));
 		break;
 	case 3:
 		status_add(s, VIRTIO_CONFIG_S_FEATURES_OK);
 		break;
 	case 4:	/* value: ring page, size, vector, misalignment */
-		common_write(s, VIRTIO_PCI_COMMON_Q_SELECT, 2, arg % (s->ops.num_queues + 1u));
+		common_write(s, VIRTIO_PCI_COMMON_Q_SELECT, 2, arg % (s->vdev.num_queues + 1u));
 		common_write(s, VIRTIO_PCI_COMMON_Q_SIZE, 2, 1u << ((value >> 8 & 0xff) % 17));
 		common_write(s, VIRTIO_PCI_COMMON_Q_DESCLO, 4, (uint32_t)desc | (value >> 24 & 8));
 		common_write(s, VIRTIO_PCI_COMMON_Q_AVAILLO, 4,
@@ -305,7 +352,7 @@ static void driver_step(struct fuzz_state *s, uint8_t which, uint8_t arg, uint32
 		vpci_ecam_write(&s->bus, SLOT << 15 | pos, 2,
 			       PCI_MSIX_FLAGS_ENABLE | (arg & 1 ? PCI_MSIX_FLAGS_MASKALL : 0));
 		common_write(s, VIRTIO_PCI_COMMON_MSIX, 2, arg >> 2);
-		table += ((value & 0xff) % (s->ops.num_queues + 1u)) * PCI_MSIX_ENTRY_SIZE;
+		table += ((value & 0xff) % (s->vdev.num_queues + 1u)) * PCI_MSIX_ENTRY_SIZE;
 		bar_write(s, table + PCI_MSIX_ENTRY_LOWER_ADDR, 4, 0xfee00000u | (value & 0xff000));
 		bar_write(s, table + PCI_MSIX_ENTRY_DATA, 4, value >> 24);
 		bar_write(s, table + PCI_MSIX_ENTRY_VECTOR_CTRL, 4, arg >> 1 & 1);

@@ -6,9 +6,9 @@
  * with VERSION_1 and keep the model's own rules; only a queue the features
  * map is enabled, asking for kicks where the model wants them; the first
  * failure alone stops the model and raises a configuration change;
- * DRIVER_OK starts only a device that is not broken; a reset forgets
- * queues, features and failure; configuration reads are byte-exact and
- * bounded.
+ * DRIVER_OK starts only a device that is not broken, then runs the glue's
+ * start hook; a reset forgets queues, features and failure; configuration
+ * reads are byte-exact and bounded.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -37,7 +37,7 @@
 struct fake {
 	struct virtio_dev vdev;
 	struct virtq queue[3];
-	unsigned int starts, stops, resets;
+	unsigned int starts, stops, resets, started;
 	unsigned int interrupts, config_changes;
 };
 
@@ -103,6 +103,13 @@ static void record_interrupt(struct virtio_dev *vdev, unsigned int source)
 		to_fake(vdev)->interrupts++;
 }
 
+/* The glue's start hook: runs after the model's start. */
+static void record_started(struct virtio_dev *vdev)
+{
+	assert_int_equal(to_fake(vdev)->starts, to_fake(vdev)->started + 1);
+	to_fake(vdev)->started++;
+}
+
 struct world {
 	struct guest_mem mem;
 	struct vring_driver ring[3];
@@ -123,6 +130,7 @@ static int world_setup(void **state)
 	params.mem = &w->mem;
 	if (!virtio_dev_init(&w->dev.vdev, &fake_ops, &params, F(F_EXTRA) | F(F_NEEDS_EXTRA), 3))
 		return -1;
+	w->dev.vdev.started = record_started;
 	for (unsigned int i = 0; i < 3; i++)
 		virtq_init(&w->dev.queue[i], &w->mem, "g", i);
 	*state = w;
@@ -227,6 +235,7 @@ static void test_fail_once(void **state)
 	assert_true(w->dev.vdev.running);
 	assert_false(virtio_dev_active(&w->dev.vdev));
 	assert_int_equal(w->dev.starts, 0);
+	assert_int_equal(w->dev.started, 0);
 }
 
 static void test_start_and_reset(void **state)
@@ -238,6 +247,7 @@ static void test_start_and_reset(void **state)
 	virtio_dev_start(&w->dev.vdev);
 	assert_true(virtio_dev_active(&w->dev.vdev));
 	assert_int_equal(w->dev.starts, 1);
+	assert_int_equal(w->dev.started, 1);
 
 	virtio_dev_reset(&w->dev.vdev);
 	assert_false(w->dev.vdev.running);

@@ -6,12 +6,15 @@
  * (PCI 3.0 §6.8.2), then reset, ACKNOWLEDGE, DRIVER, features, FEATURES_OK,
  * queues with their vectors, DRIVER_OK (§3.1.1). Config space is reached
  * through the bus (ECAM, CF8/CFC), the BAR through its guest-physical address.
+ * Behind the function sits a fake device model on the core (virtio_dev.h)
+ * that records what reaches it.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <cmocka.h>
 
@@ -41,22 +44,18 @@
 #define MQ_QUEUES	17
 #define MQ_FEATURES	(NET_FEATURES | 1ull << VIRTIO_NET_F_CTRL_VQ | 1ull << VIRTIO_NET_F_MQ)
 #define PCI_CAP_SLOTS	(VIRTIO_PCI_CAP_PCI_CFG + 1)
+/* Guest RAM up to the highest ring the tests place (ring_gpa()), reserved, not backed. */
+#define GUEST_RAM	0x100400000ull
 
-struct queue_call {
-	unsigned int queue;
-	uint16_t size;
-	uint64_t desc, driver, device;
-};
-
-/* The device type behind the transport: records what the transport tells it. */
+/* The device model behind the transport: records what the transport tells it. */
 struct fake_device {
-	uint8_t config[CONFIG_SIZE];
+	struct virtio_dev vdev;
+	struct virtio_dev_ops ops;	/* identity and limits, per fixture */
+	struct virtq queue[VIRTIO_PCI_QUEUES_MAX];
+	uint8_t config[VIRTIO_DEV_CONFIG_MAX];
 	bool refuse_queues;
-	unsigned int enables, resets, driver_oks, config_reads, config_writes;
-	struct queue_call enabled[VIRTIO_PCI_QUEUES_MAX];
+	unsigned int resets, driver_oks, config_reads;
 	uint64_t ok_features;
-	unsigned int last_offset, last_size;
-	uint32_t last_value;
 };
 
 struct msi {
@@ -82,59 +81,95 @@ struct fixture {
 	struct vpci_bus bus;
 	struct vpci_device bridge;
 	struct virtio_pci fn;
-	struct virtio_pci_device_ops ops;
 	struct fake_device dev;
 	struct msi msi[64];
 	unsigned int msis;
 	struct probe probe;
 };
 
-static uint32_t fake_config_read(void *ctx, unsigned int offset, unsigned int size)
+static struct guest_mem guest_ram;
+
+/* One reservation for every fixture: rings above 4 GiB need the RAM to reach there. */
+static const struct guest_mem *guest_ram_get(void)
 {
-	struct fake_device *d = ctx;
-	uint32_t v = 0;
+	if (!guest_ram.base) {
+		void *p = mmap(NULL, GUEST_RAM, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+		assert_true(p != MAP_FAILED);
+		guest_ram = (struct guest_mem){ .base = p, .size = GUEST_RAM };
+	}
+	return &guest_ram;
+}
+
+static struct fake_device *to_fake(const struct virtio_dev *vdev)
+{
+	struct fixture *f = vdev->ctx;
+
+	return &f->dev;
+}
+
+static struct virtq *fake_queue(struct virtio_dev *vdev, unsigned int index)
+{
+	struct fake_device *d = to_fake(vdev);
+
+	return d->refuse_queues ? NULL : &d->queue[index];
+}
+
+static void fake_config(const struct virtio_dev *vdev, void *bytes)
+{
+	struct fake_device *d = to_fake(vdev);
 
 	d->config_reads++;
-	d->last_offset = offset;
-	d->last_size = size;
-	memcpy(&v, d->config + offset, size);
-	return v;
+	memcpy(bytes, d->config, vdev->ops->config_size);
 }
 
-static void fake_config_write(void *ctx, unsigned int offset, unsigned int size, uint32_t value)
+static void fake_start(struct virtio_dev *vdev)
 {
-	struct fake_device *d = ctx;
-
-	d->config_writes++;
-	d->last_offset = offset;
-	d->last_size = size;
-	d->last_value = value;
-}
-
-static bool fake_queue_enable(void *ctx, unsigned int queue, uint16_t size, uint64_t desc,
-			      uint64_t driver, uint64_t device)
-{
-	struct fake_device *d = ctx;
-
-	if (d->refuse_queues)
-		return false;
-	d->enabled[d->enables++] = (struct queue_call){ queue, size, desc, driver, device };
-	return true;
-}
-
-static void fake_driver_ok(void *ctx, uint64_t features)
-{
-	struct fake_device *d = ctx;
+	struct fake_device *d = to_fake(vdev);
 
 	d->driver_oks++;
-	d->ok_features = features;
+	d->ok_features = vdev->features;
 }
 
-static void fake_reset(void *ctx)
+static void fake_reset(struct virtio_dev *vdev)
 {
-	struct fake_device *d = ctx;
+	to_fake(vdev)->resets++;
+}
 
-	d->resets++;
+/* What the glue does with the model's interrupts (hv/guest/guest_virtio.c). */
+static void fake_interrupt(struct virtio_dev *vdev, unsigned int source)
+{
+	struct fixture *f = vdev->ctx;
+
+	virtio_pci_dev_interrupt(&f->fn, source);
+}
+
+/* How many queues the model has enabled. */
+static unsigned int enabled_queues(const struct fixture *f)
+{
+	unsigned int n = 0;
+
+	for (unsigned int q = 0; q < f->dev.vdev.num_queues; q++)
+		n += f->dev.queue[q].ready;
+	return n;
+}
+
+static uint64_t gpa_of(const void *p)
+{
+	return (uint64_t)((const uint8_t *)p - guest_ram.base);
+}
+
+static void assert_queue(const struct fixture *f, unsigned int q, uint32_t size, uint64_t desc,
+			 uint64_t driver, uint64_t device)
+{
+	const struct virtq *vq = &f->dev.queue[q];
+
+	assert_true(vq->ready);
+	assert_int_equal(vq->size, size);
+	assert_int_equal(gpa_of(vq->desc), desc);
+	assert_int_equal(gpa_of(vq->avail), driver);
+	assert_int_equal(gpa_of(vq->used), device);
 }
 
 static void record_msi(void *ctx, uint64_t address, uint32_t data)
@@ -145,18 +180,34 @@ static void record_msi(void *ctx, uint64_t address, uint32_t data)
 	f->msi[f->msis++] = (struct msi){ address, data };
 }
 
-static const struct virtio_pci_device_ops net_ops = {
+static const struct virtio_dev_ops net_ops = {
+	.kind = "fake-net",
 	.device_id = VIRTIO_ID_NET,
-	.features = NET_FEATURES,
-	.num_queues = NET_QUEUES,
 	.queue_size_max = QUEUE_MAX,
 	.config_size = CONFIG_SIZE,
-	.config_read = fake_config_read,
-	.config_write = fake_config_write,
-	.queue_enable = fake_queue_enable,
-	.driver_ok = fake_driver_ok,
+	.size = sizeof(struct fake_device),
+	.queue = fake_queue,
+	.config = fake_config,
+	.start = fake_start,
 	.reset = fake_reset,
 };
+
+/* A fake model as its init would set it up: the core's part, then its queues. */
+static void fake_init(struct fixture *f, const struct virtio_dev_ops *ops, uint64_t features,
+		      unsigned int num_queues)
+{
+	struct fake_device *d = &f->dev;
+	struct virtio_dev_params params = { .name = "test", .mem = guest_ram_get(),
+					    .interrupt = fake_interrupt, .ctx = f };
+
+	memset(d, 0, sizeof(*d));
+	d->ops = *ops;
+	for (unsigned int i = 0; i < sizeof(d->config); i++)
+		d->config[i] = (uint8_t)(0x50 + i);
+	assert_true(virtio_dev_init(&d->vdev, &d->ops, &params, features, num_queues));
+	for (unsigned int q = 0; q < num_queues; q++)
+		virtq_init(&d->queue[q], params.mem, params.name, q);
+}
 
 /* --- config space and BAR access, as the guest does them ------------------- */
 
@@ -365,18 +416,17 @@ static void driver_init(struct fixture *f)
 	add_status(f, VIRTIO_CONFIG_S_DRIVER_OK);
 }
 
-static int fixture_setup_ops(void **state, const struct virtio_pci_device_ops *ops)
+static int fixture_setup_dev(void **state, const struct virtio_dev_ops *ops, uint64_t features,
+			     unsigned int num_queues)
 {
 	struct fixture *f = test_calloc(1, sizeof(*f));
 
 	if (!f)
 		return -1;
-	for (unsigned int i = 0; i < CONFIG_SIZE; i++)
-		f->dev.config[i] = (uint8_t)(0x50 + i);
-	f->ops = *ops;
+	fake_init(f, ops, features, num_queues);
 	vpci_bus_init(&f->bus);
 	vpci_host_bridge_init(&f->bridge);
-	if (!virtio_pci_init(&f->fn, "test", &f->ops, &f->dev, record_msi, f, BAR_GPA) ||
+	if (!virtio_pci_init(&f->fn, &f->dev.vdev, record_msi, f, BAR_GPA) ||
 	    !vpci_bus_add(&f->bus, 0, &f->bridge) || !vpci_bus_add(&f->bus, SLOT, &f->fn.pci))
 		return -1;
 	/* pci_enable_device(): memory decoding on. */
@@ -388,40 +438,33 @@ static int fixture_setup_ops(void **state, const struct virtio_pci_device_ops *o
 
 static int fixture_setup(void **state)
 {
-	return fixture_setup_ops(state, &net_ops);
+	return fixture_setup_dev(state, &net_ops, NET_FEATURES, NET_QUEUES);
 }
 
 static int fixture_setup_vsock(void **state)
 {
-	struct virtio_pci_device_ops ops = net_ops;
+	struct virtio_dev_ops ops = net_ops;
 
 	ops.device_id = VIRTIO_ID_VSOCK;
-	return fixture_setup_ops(state, &ops);
+	return fixture_setup_dev(state, &ops, NET_FEATURES, NET_QUEUES);
 }
 
 static int fixture_setup_no_config(void **state)
 {
-	struct virtio_pci_device_ops ops = net_ops;
+	struct virtio_dev_ops ops = net_ops;
 
 	ops.config_size = 0;
-	return fixture_setup_ops(state, &ops);
+	return fixture_setup_dev(state, &ops, NET_FEATURES, NET_QUEUES);
 }
 
 static int fixture_setup_largest(void **state)
 {
-	struct virtio_pci_device_ops ops = net_ops;
-
-	ops.num_queues = VIRTIO_PCI_QUEUES_MAX;
-	return fixture_setup_ops(state, &ops);
+	return fixture_setup_dev(state, &net_ops, NET_FEATURES, VIRTIO_PCI_QUEUES_MAX);
 }
 
 static int fixture_setup_multiqueue(void **state)
 {
-	struct virtio_pci_device_ops ops = net_ops;
-
-	ops.features = MQ_FEATURES;
-	ops.num_queues = MQ_QUEUES;
-	return fixture_setup_ops(state, &ops);
+	return fixture_setup_dev(state, &net_ops, MQ_FEATURES, MQ_QUEUES);
 }
 
 static int fixture_teardown(void **state)
@@ -856,15 +899,9 @@ static void test_linux_init_sequence(void **state)
 	assert_int_equal(f->dev.resets, 1);
 	assert_int_equal(f->dev.driver_oks, 1);
 	assert_int_equal(f->dev.ok_features, VERSION_1 | NET_FEATURES);
-	assert_int_equal(f->dev.enables, NET_QUEUES);
+	assert_int_equal(enabled_queues(f), NET_QUEUES);
 	for (unsigned int q = 0; q < NET_QUEUES; q++) {
-		const struct queue_call *c = &f->dev.enabled[q];
-
-		assert_int_equal(c->queue, q);
-		assert_int_equal(c->size, QUEUE_MAX / 2);
-		assert_int_equal(c->desc, ring_gpa(q, 0));
-		assert_int_equal(c->driver, ring_gpa(q, 1));
-		assert_int_equal(c->device, ring_gpa(q, 2));
+		assert_queue(f, q, QUEUE_MAX / 2, ring_gpa(q, 0), ring_gpa(q, 1), ring_gpa(q, 2));
 		common_write(f, VIRTIO_PCI_COMMON_Q_SELECT, 2, q);
 		assert_int_equal(common_read(f, VIRTIO_PCI_COMMON_Q_ENABLE, 2), 1);
 		assert_int_equal(common_read(f, VIRTIO_PCI_COMMON_Q_DESCHI, 4),
@@ -920,12 +957,8 @@ static void test_queue_fields(void **state)
 	common_write(f, VIRTIO_PCI_COMMON_Q_NOFF, 2, 7);	/* read-only */
 	assert_int_equal(common_read(f, VIRTIO_PCI_COMMON_Q_NOFF, 2), 1);
 	common_write(f, VIRTIO_PCI_COMMON_Q_ENABLE, 2, 1);
-	assert_int_equal(f->dev.enables, 1);
-	assert_int_equal(f->dev.enabled[0].queue, 1);
-	assert_int_equal(f->dev.enabled[0].size, 64);
-	assert_int_equal(f->dev.enabled[0].desc, 0x3000);
-	assert_int_equal(f->dev.enabled[0].driver, 0x4002);
-	assert_int_equal(f->dev.enabled[0].device, 0x5004);
+	assert_int_equal(enabled_queues(f), 1);
+	assert_queue(f, 1, 64, 0x3000, 0x4002, 0x5004);
 	/* A live queue keeps its rings; enabling twice or writing 0 does nothing. */
 	common_write(f, VIRTIO_PCI_COMMON_Q_DESCLO, 4, 0x8000);
 	common_write(f, VIRTIO_PCI_COMMON_Q_SIZE, 2, 32);
@@ -934,7 +967,8 @@ static void test_queue_fields(void **state)
 	assert_int_equal(common_read(f, VIRTIO_PCI_COMMON_Q_DESCLO, 4), 0x3000);
 	assert_int_equal(common_read(f, VIRTIO_PCI_COMMON_Q_SIZE, 2), 64);
 	assert_int_equal(common_read(f, VIRTIO_PCI_COMMON_Q_ENABLE, 2), 1);
-	assert_int_equal(f->dev.enables, 1);
+	assert_queue(f, 1, 64, 0x3000, 0x4002, 0x5004);
+	assert_int_equal(enabled_queues(f), 1);
 	assert_int_equal(status(f) & VIRTIO_CONFIG_S_NEEDS_RESET, 0);
 }
 
@@ -959,7 +993,7 @@ static void test_queue_select_out_of_range(void **state)
 		common_write(f, VIRTIO_PCI_COMMON_Q_ENABLE, 2, 1);
 	}
 	assert_memory_equal(before, f->fn.queue, sizeof(before));
-	assert_int_equal(f->dev.enables, 0);
+	assert_int_equal(enabled_queues(f), 0);
 }
 
 static void test_queue_enable_needs_features_ok(void **state)
@@ -969,7 +1003,7 @@ static void test_queue_enable_needs_features_ok(void **state)
 	add_status(f, VIRTIO_CONFIG_S_ACKNOWLEDGE | VIRTIO_CONFIG_S_DRIVER);
 	common_write(f, VIRTIO_PCI_COMMON_Q_ENABLE, 2, 1);
 	assert_int_equal(common_read(f, VIRTIO_PCI_COMMON_Q_ENABLE, 2), 0);
-	assert_int_equal(f->dev.enables, 0);
+	assert_int_equal(enabled_queues(f), 0);
 	assert_int_equal(status(f) & VIRTIO_CONFIG_S_NEEDS_RESET, 0);
 }
 
@@ -997,7 +1031,7 @@ static void test_queue_enable_misaligned(void **state)
 	enable_refused(f, 0x1008, 0x2000, 0x3000);	/* descriptors: 16 */
 	enable_refused(f, 0x1000, 0x2001, 0x3000);	/* driver ring: 2 */
 	enable_refused(f, 0x1000, 0x2000, 0x3002);	/* device ring: 4 */
-	assert_int_equal(f->dev.enables, 0);
+	assert_int_equal(enabled_queues(f), 0);
 	assert_int_equal(f->msis, 0);	/* before DRIVER_OK nobody is told */
 }
 
@@ -1011,7 +1045,7 @@ static void test_queue_enable_refused_by_device(void **state)
 	f->dev.refuse_queues = false;
 	driver_init(f);
 	assert_int_equal(status(f) & VIRTIO_CONFIG_S_NEEDS_RESET, 0);
-	assert_int_equal(f->dev.enables, NET_QUEUES);
+	assert_int_equal(enabled_queues(f), NET_QUEUES);
 }
 
 /* DRIVER_OK on a device whose queue was refused: it stays down (§2.1.2). */
@@ -1058,6 +1092,7 @@ static void test_reset_clears(void **state)
 	driver_init(f);
 	common_write(f, VIRTIO_PCI_COMMON_STATUS, 1, 0);
 	assert_int_equal(f->dev.resets, 2);
+	assert_int_equal(enabled_queues(f), 0);
 	assert_int_equal(status(f), 0);
 	assert_int_equal(virtio_pci_driver_features(&f->fn), 0);
 	common_write(f, VIRTIO_PCI_COMMON_GFSELECT, 4, 0);
@@ -1082,7 +1117,7 @@ static void test_reset_clears(void **state)
 	assert_int_equal(mmio_read(f, entry + PCI_MSIX_ENTRY_DATA, 4), MSI_VECTOR_BASE + 1);
 	assert_true(cfg_read(f, f->probe.msix_pos + PCI_MSIX_FLAGS, 2) & PCI_MSIX_FLAGS_ENABLE);
 	driver_init(f);
-	assert_int_equal(f->dev.enables, 2 * NET_QUEUES);
+	assert_int_equal(enabled_queues(f), NET_QUEUES);
 }
 
 /* --- interrupts ----------------------------------------------------------------- */
@@ -1288,28 +1323,25 @@ static void test_device_config(void **state)
 	/* virtio_cread_bytes(): the MAC, a byte at a time. */
 	for (unsigned int i = 0; i < 6; i++)
 		assert_int_equal(mmio_read(f, config + i, 1), 0x50 + i);
-	assert_int_equal(f->dev.last_offset, 5);
-	assert_int_equal(f->dev.last_size, 1);
 	assert_int_equal(mmio_read(f, config + 6, 2), 0x5756);
 	assert_int_equal(mmio_read(f, config + 8, 4), 0x5b5a5958);
 	assert_int_equal(mmio_read(f, config, 8), 0x5756555453525150ull);
-	assert_int_equal(f->dev.last_offset, 4);
-	assert_int_equal(f->dev.last_size, 4);
+	/* Every model's config is read-only: a write changes nothing. */
 	mmio_write(f, config + 6, 2, 0xbeef);
-	assert_int_equal(f->dev.config_writes, 1);
-	assert_int_equal(f->dev.last_offset, 6);
-	assert_int_equal(f->dev.last_value, 0xbeef);
-	/* An 8-byte read across the end: only the half inside reaches the device. */
+	assert_int_equal(mmio_read(f, config + 6, 2), 0x5756);
+	/* An 8-byte read across the end: only the half inside is read. */
+	f->dev.config_reads = 0;
 	assert_int_equal(mmio_read(f, config + 8, 8), 0x5b5a5958);
-	/* Past the end, or across it, or misaligned: the device never sees it. */
-	f->dev.config_reads = f->dev.config_writes = 0;
+	assert_int_equal(f->dev.config_reads, 1);
+	/* Past the end, or across it, or misaligned: the model is never asked. */
+	f->dev.config_reads = 0;
 	assert_int_equal(mmio_read(f, config + CONFIG_SIZE, 1), 0);
 	assert_int_equal(mmio_read(f, config + 10, 4), 0);
 	assert_int_equal(mmio_read(f, config + 1, 2), 0);
 	mmio_write(f, config + CONFIG_SIZE, 4, 1);
 	mmio_write(f, config + 2, 4, 1);
 	assert_int_equal(f->dev.config_reads, 0);
-	assert_int_equal(f->dev.config_writes, 0);
+	assert_int_equal(mmio_read(f, config + 8, 4), 0x5b5a5958);
 }
 
 static void test_notify_region(void **state)
@@ -1376,9 +1408,7 @@ static void test_pci_cfg_window(void **state)
 	virtio_pci_config_interrupt(&f->fn);
 	assert_int_equal(cfg_read(f, window_data(f), 4), 0x575655aa);
 	cfg_write(f, window_data(f), 4, 0x12345678);
-	assert_int_equal(f->dev.last_value, 0x12345678);
-	assert_int_equal(f->dev.last_offset, 4);
-	assert_int_equal(f->dev.last_size, 4);
+	assert_int_equal(cfg_read(f, window_data(f), 4), 0x575655aa);
 }
 
 static void test_pci_cfg_window_refuses(void **state)
@@ -1471,45 +1501,77 @@ static void test_garbage_accesses(void **state)
 	assert_int_equal(f->msis, 0);
 }
 
+/* The transport's limits, each broken in turn; LIMITS_LARGEST keeps them all at their edge. */
+enum limit {
+	NO_QUEUES, TOO_MANY_QUEUES, ODD_QUEUE_SIZE, NO_QUEUE_SIZE, CONFIG_TOO_BIG,
+	DEVICE_ID_TOO_BIG, RING_RESET, NO_QUEUE_MAP, NO_NAME, LIMITS_BROKEN, LIMITS_LARGEST,
+};
+
+/* virtio_pci_init() on a fake model set up to one case of enum limit. */
+static bool init_limit(struct fixture *f, enum limit limit)
+{
+	struct fake_device *d = &f->dev;
+
+	fake_init(f, &net_ops, NET_FEATURES, NET_QUEUES);
+	switch (limit) {
+	case NO_QUEUES:
+		d->vdev.num_queues = 0;
+		break;
+	case TOO_MANY_QUEUES:
+		d->vdev.num_queues = VIRTIO_PCI_QUEUES_MAX + 1;
+		break;
+	case ODD_QUEUE_SIZE:
+		d->ops.queue_size_max = 100;
+		break;
+	case NO_QUEUE_SIZE:
+		d->ops.queue_size_max = 0;
+		break;
+	case CONFIG_TOO_BIG:
+		d->ops.config_size = VIRTIO_DEV_CONFIG_MAX + 1;
+		break;
+	case DEVICE_ID_TOO_BIG:
+		d->ops.device_id = 0x40;	/* beyond PCI device ID 0x107f */
+		break;
+	case RING_RESET:
+		d->vdev.offered |= 1ull << VIRTIO_F_RING_RESET;	/* no queue_reset field */
+		break;
+	case NO_QUEUE_MAP:
+		d->ops.queue = NULL;
+		break;
+	case NO_NAME:
+		d->vdev.name = NULL;
+		break;
+	default:
+		d->vdev.num_queues = VIRTIO_PCI_QUEUES_MAX;
+		d->ops.queue_size_max = 32768;
+		d->ops.config_size = VIRTIO_DEV_CONFIG_MAX;
+		break;
+	}
+	return virtio_pci_init(&f->fn, &d->vdev, record_msi, f, BAR_GPA);
+}
+
 static void test_init_rejects(void **state)
 {
-	static struct virtio_pci fn;
-	struct virtio_pci_device_ops ops;
-	char log[256];
+	struct fixture *f = test_calloc(1, sizeof(*f));
+	char log[1024];
 
 	(void)state;
+	assert_non_null(f);
 	stderr_capture_begin();
-	ops = net_ops;
-	ops.num_queues = 0;
-	assert_false(virtio_pci_init(&fn, "test", &ops, NULL, record_msi, NULL, BAR_GPA));
-	ops = net_ops;
-	ops.num_queues = VIRTIO_PCI_QUEUES_MAX + 1;
-	assert_false(virtio_pci_init(&fn, "test", &ops, NULL, record_msi, NULL, BAR_GPA));
-	ops = net_ops;
-	ops.queue_size_max = 100;
-	assert_false(virtio_pci_init(&fn, "test", &ops, NULL, record_msi, NULL, BAR_GPA));
-	ops.queue_size_max = 0;
-	assert_false(virtio_pci_init(&fn, "test", &ops, NULL, record_msi, NULL, BAR_GPA));
-	ops = net_ops;
-	ops.config_size = VIRTIO_PCI_CONFIG_MAX + 1;
-	assert_false(virtio_pci_init(&fn, "test", &ops, NULL, record_msi, NULL, BAR_GPA));
-	ops = net_ops;
-	ops.device_id = 0x40;	/* beyond PCI device ID 0x107f */
-	assert_false(virtio_pci_init(&fn, "test", &ops, NULL, record_msi, NULL, BAR_GPA));
-	ops = net_ops;
-	ops.features |= 1ull << VIRTIO_F_RING_RESET;	/* no queue_reset field */
-	assert_false(virtio_pci_init(&fn, "test", &ops, NULL, record_msi, NULL, BAR_GPA));
-	assert_false(virtio_pci_init(&fn, "test", &net_ops, NULL, NULL, NULL, BAR_GPA));
-	assert_false(virtio_pci_init(&fn, "test", &net_ops, NULL, record_msi, NULL, BAR_GPA + 0x2000));
-	assert_false(virtio_pci_init(&fn, NULL, &net_ops, NULL, record_msi, NULL, BAR_GPA));
+	for (enum limit limit = NO_QUEUES; limit < LIMITS_BROKEN; limit++)
+		assert_false(init_limit(f, limit));
+	fake_init(f, &net_ops, NET_FEATURES, NET_QUEUES);
+	assert_false(virtio_pci_init(&f->fn, &f->dev.vdev, NULL, NULL, BAR_GPA));
+	assert_false(virtio_pci_init(&f->fn, &f->dev.vdev, record_msi, f, BAR_GPA + 0x2000));
 	assert_non_null(strstr(stderr_capture_end(log, sizeof(log)), "virtio-pci test: device type"));
-	ops = net_ops;
-	ops.num_queues = VIRTIO_PCI_QUEUES_MAX;
-	ops.queue_size_max = 32768;
-	ops.config_size = VIRTIO_PCI_CONFIG_MAX;
-	assert_true(virtio_pci_init(&fn, "test", &ops, NULL, record_msi, NULL, BAR_GPA));
-	assert_int_equal(virtio_pci_bar_read(&fn, VIRTIO_PCI_COMMON_NUMQ, 2),
+	/* The largest function and device config a model may have. */
+	assert_true(init_limit(f, LIMITS_LARGEST));
+	assert_int_equal(virtio_pci_bar_read(&f->fn, VIRTIO_PCI_COMMON_NUMQ, 2),
 			 VIRTIO_PCI_QUEUES_MAX);
+	assert_int_equal(virtio_pci_bar_read(&f->fn, 0x1000 + VIRTIO_DEV_CONFIG_MAX - 1, 1),
+			 (uint8_t)(0x50 + VIRTIO_DEV_CONFIG_MAX - 1));
+	assert_int_equal(virtio_pci_bar_read(&f->fn, 0x1000 + VIRTIO_DEV_CONFIG_MAX, 1), 0);
+	test_free(f);
 }
 
 static void test_largest_function(void **state)
@@ -1565,7 +1627,7 @@ static void test_multiqueue_vectors(void **state)
 		common_write(f, VIRTIO_PCI_COMMON_Q_ENABLE, 2, 1);
 	}
 	add_status(f, VIRTIO_CONFIG_S_DRIVER_OK);
-	assert_int_equal(f->dev.enables, MQ_QUEUES);
+	assert_int_equal(enabled_queues(f), MQ_QUEUES);
 	assert_int_equal(f->dev.ok_features, VERSION_1 | MQ_FEATURES);
 
 	for (unsigned int q = ctrl; q-- > 0;) {
