@@ -78,12 +78,6 @@ static void device_reset(struct virtio_pci *fn)
 }
 
 /* §3.1.1 step 5: a subset of what was offered, and modern (§6.1). */
-static bool features_acceptable(const struct virtio_pci *fn)
-{
-	return !(fn->driver_features & ~fn->dev->offered) &&
-	       (fn->driver_features & 1ull << VIRTIO_F_VERSION_1);
-}
-
 static void status_write(struct virtio_pci *fn, uint8_t value)
 {
 	uint8_t old = fn->status & DRIVER_STATUS_BITS, added;
@@ -98,12 +92,13 @@ static void status_write(struct virtio_pci *fn, uint8_t value)
 		return;		/* §2.1.1: only a reset clears bits */
 	added = value & ~old;
 	/*
-	 * §3.1.1 step 6: a refused feature set leaves the device unusable
-	 * until a reset; new features and another FEATURES_OK do not revive it.
+	 * §3.1.1 steps 5-6: the device takes the driver's set here, its own
+	 * rules included, or refuses it; a refused set leaves the device
+	 * unusable until a reset, and another FEATURES_OK does not revive it.
 	 */
 	if ((added & VIRTIO_CONFIG_S_FEATURES_OK) &&
 	    (!(value & VIRTIO_CONFIG_S_DRIVER) || fn->features_refused ||
-	     !features_acceptable(fn))) {
+	     !virtio_dev_set_features(fn->dev, fn->driver_features))) {
 		value &= ~VIRTIO_CONFIG_S_FEATURES_OK;	/* the driver reads it back */
 		fn->features_refused = true;
 	}
@@ -126,10 +121,8 @@ static void status_write(struct virtio_pci *fn, uint8_t value)
 	}
 	fn->status = value | (fn->status & VIRTIO_CONFIG_S_NEEDS_RESET);
 	added = value & ~old;
-	if (added & VIRTIO_CONFIG_S_DRIVER_OK) {
-		virtio_dev_set_features(fn->dev, fn->driver_features);
+	if (added & VIRTIO_CONFIG_S_DRIVER_OK)
 		virtio_dev_start(fn->dev);
-	}
 }
 
 /* --- common configuration (§4.1.4.3) --------------------------------------- */
@@ -260,9 +253,8 @@ static const char *queue_refusal(struct virtio_pci *fn, struct virtio_pci_queue 
 		return "driver ring not 2-byte aligned";
 	if (q->device % 4)
 		return "device ring not 4-byte aligned";
-	/* The rings' format depends on what was negotiated (event index, indirect). */
-	if (!virtio_dev_set_features(fn->dev, fn->driver_features) ||
-	    virtio_dev_enable_queue(fn->dev, (unsigned int)(q - fn->queue), &layout) < 0)
+	/* The rings' format follows the features taken at FEATURES_OK (event index, indirect). */
+	if (virtio_dev_enable_queue(fn->dev, (unsigned int)(q - fn->queue), &layout) < 0)
 		return "refused by the device";
 	return NULL;
 }

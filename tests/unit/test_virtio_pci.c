@@ -701,6 +701,30 @@ static void test_features_refused(void **state)
 	refused(f, 1ull << VIRTIO_NET_F_MAC);
 }
 
+/* A model's own rule: STATUS only along with MAC (§2.2). */
+static bool status_needs_mac(const struct virtio_dev *dev, uint64_t features)
+{
+	(void)dev;
+	return !(features & 1ull << VIRTIO_NET_F_STATUS) || (features & 1ull << VIRTIO_NET_F_MAC);
+}
+
+/*
+ * §3.1.1 steps 5-6: the device judges the set at FEATURES_OK by the model's
+ * rules too, so a driver reading the status back learns it at once, and the
+ * model never starts on a set it refused.
+ */
+static void test_features_model_rule(void **state)
+{
+	struct fixture *f = *state;
+	uint64_t kept = VERSION_1 | 1ull << VIRTIO_NET_F_MAC | 1ull << VIRTIO_NET_F_STATUS;
+
+	f->dev.ops.features_ok = status_needs_mac;
+	refused(f, VERSION_1 | 1ull << VIRTIO_NET_F_STATUS);
+	assert_int_equal(f->dev.vdev.features, 0);
+	driver_negotiate(f, kept);
+	assert_int_equal(f->dev.vdev.features, kept);
+}
+
 /*
  * A driver that goes on after its features were refused does not get a live
  * device (§3.1.1 step 6): not with DRIVER_OK, and not with better features
@@ -1670,6 +1694,7 @@ int main(void)
 		T(test_features_offered),
 		T(test_features_accepted),
 		T(test_features_refused),
+		T(test_features_model_rule),
 		T(test_driver_ok_after_refused_features),
 		T(test_unoffered_high_words_dropped),
 		T(test_status_rules),
