@@ -56,10 +56,10 @@ static void guest_net_print_counters(const struct virtio_dev *vdev, unsigned int
 
 	printk("counters: port %s sidecore %u tx_packets %lu tx_bytes %lu tx_drops %lu "
 	       "tx_spoofed %lu tx_oversized %lu tx_unknown %lu tx_storm %lu "
-	       "rx_packets %lu rx_bytes %lu rx_drops %lu doorbells %lu\n",
+	       "rx_packets %lu rx_bytes %lu rx_drops %lu doorbells %lu bad_msi %lu\n",
 	       vdev->name, sidecore, s->tx_packets, s->tx_bytes, s->tx_drops,
 	       s->tx_spoofed, s->tx_oversized, s->tx_unknown, s->tx_storm,
-	       s->rx_packets, s->rx_bytes, s->rx_drops, gv->pci.kicks);
+	       s->rx_packets, s->rx_bytes, s->rx_drops, gv->pci.kicks, gv->bad_msi);
 	if (net->max_pairs == 1)
 		return;
 	for (unsigned int i = 0; i < net->max_pairs; i++) {

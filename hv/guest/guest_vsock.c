@@ -80,10 +80,10 @@ static void guest_vsock_print_counters(const struct virtio_dev *vdev, unsigned i
 
 	printk("counters: vsock %s sidecore %u cid %lu packets %lu bytes %lu remote %lu rsts %lu "
 	       "dropped %lu resets %lu credit_stalls %lu busy %lu peer_gone %lu spoofed %lu "
-	       "echoed %lu discarded %lu held %lu doorbells %lu\n",
+	       "echoed %lu discarded %lu held %lu doorbells %lu bad_msi %lu\n",
 	       vdev->name, sidecore, vsock->cid, s->packets, s->bytes, s->remote, s->rsts,
 	       s->dropped, s->resets, s->credit_stalls, s->busy, s->peer_gone, s->spoofed,
-	       s->echoed, s->discarded, s->held, gv->pci.kicks);
+	       s->echoed, s->discarded, s->held, gv->pci.kicks, gv->bad_msi);
 }
 
 /*
