@@ -17,12 +17,15 @@
  *                 never be delivered
  *   oversized     a header whose len is over 64 KiB, its payload with it
  *   len-mismatch  a header whose len is not its payload's
+ *   msix          each vector 0-31 in an MSI-X message at its own vCPU,
+ *                 raised by CID 2's echo answering into the receive queue
  *
  * The first three are what a guest may do to others; the device drops
  * what is spoofed, delivers or drops the RSTs, and parks each answer to
  * the deaf driver 500 ms at most before resetting its connection. The last
  * two break the rogue's own device: it needs a reset (status bit 0x40).
- * After each case it prints
+ * The hypervisor must drop every message of the last and count it. After
+ * each of the first five cases it prints
  *
  *   badvsock: CASE -> status 0xSS sent N
  *
@@ -30,9 +33,15 @@
  * it first waits until CID's listener on the -l port answers a REQUEST,
  * then repeats the first three cases while it still answers (-n rounds
  * at most): the abuse lasts as long as that guest keeps the port open.
- * The breaking cases run once, after the rounds; then a REQUEST to CID
- * 2's echo port shows whether a reset brought the device back, and a last
- * line gives the totals:
+ * The breaking cases and msix run once, after the rounds; msix prints a
+ * line per vector (was table entry 0 taken as the queue's vector, and
+ * what answered) and one for the sweep:
+ *
+ *   badvsock: msix vector V entry taken|refused -> reply response|rst|none
+ *   badvsock: msix swept 32 vectors, N raised
+ *
+ * Then a REQUEST to CID 2's echo port shows whether a reset brought the
+ * device back, and a last line gives the totals:
  *
  *   badvsock: after reset -> status 0xSS reply response|rst|none
  *   badvsock: done rounds R spoofed S rsts N deaf D
@@ -96,6 +105,9 @@
 #define TARGETS_MAX		8
 #define PORTS_MAX		8
 #define FIRST_PORT		40000		/* our ports; each connection a new one */
+#define MSIX_SWEEP		32		/* vectors 0-31 */
+#define MSI_ADDRESS		0xfee00000ull	/* Intel SDM Vol. 3A §11.11.1 */
+#define MSI_DEST_SHIFT		12
 
 enum reply { REPLY_NONE, REPLY_RESPONSE, REPLY_RST };
 
@@ -229,17 +241,16 @@ static enum reply rx_wait(struct rogue *r, uint32_t cid, uint32_t port, uint32_t
 }
 
 /*
- * Connects to cid:port as an honest driver would, with receive buffers,
- * and closes the connection with an RST if it was taken. Returns what
- * answered the REQUEST.
+ * Connects to cid:port as an honest driver would, on a device set up with
+ * receive buffers, and closes the connection with an RST if it was taken.
+ * Returns what answered the REQUEST.
  */
-static enum reply probe(struct rogue *r, uint32_t cid, uint32_t port)
+static enum reply request(struct rogue *r, uint32_t cid, uint32_t port)
 {
 	uint32_t our_port = r->next_port++;
 	struct virtio_vsock_hdr h = header(r->cid, cid, our_port, port, VIRTIO_VSOCK_OP_REQUEST);
 	enum reply reply;
 
-	rogue_setup(r, RX_BUFS);
 	tx_add(r, &h, 0);
 	tx_flush(r);
 	reply = rx_wait(r, cid, port, our_port);
@@ -249,6 +260,13 @@ static enum reply probe(struct rogue *r, uint32_t cid, uint32_t port)
 		tx_flush(r);
 	}
 	return reply;
+}
+
+/* request() on a freshly reset device. */
+static enum reply probe(struct rogue *r, uint32_t cid, uint32_t port)
+{
+	rogue_setup(r, RX_BUFS);
+	return request(r, cid, port);
 }
 
 /* Every port the cases aim at: the streams' and the listening one. */
@@ -404,10 +422,73 @@ static void case_len_mismatch(struct rogue *r)
 	report("len-mismatch", status, 1);
 }
 
+static const char *reply_name(enum reply reply)
+{
+	return reply == REPLY_RESPONSE ? "response" : reply == REPLY_RST ? "rst" : "none";
+}
+
+/* Our own vCPU's local APIC ID, the first "apicid" /proc/cpuinfo lists. */
+static uint32_t own_apic_id(void)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[256];
+	unsigned int id;
+
+	if (!f)
+		die("cannot open /proc/cpuinfo");
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "apicid : %u", &id) == 1) {
+			fclose(f);
+			return id;
+		}
+	}
+	fclose(f);
+	errno = 0;
+	die("no apicid in /proc/cpuinfo");
+	return 0;
+}
+
+/*
+ * Every vector below 32, one at a time, at our own vCPU: MSI-X table entry
+ * 0 holds a message otherwise valid (Intel SDM Vol. 3A §11.11: the local
+ * APICs' address, fixed delivery, edge), the receive queue's vector is
+ * entry 0 (virtio 1.2 §4.1.4.3), and CID 2's echo answers a REQUEST into
+ * that queue, so the device raises the message. These are the host's
+ * exception vectors: the hypervisor must drop every one and count it on
+ * the device's counters line (bad_msi); none may reach a core's IDT.
+ */
+static void case_msix(struct rogue *r)
+{
+	uint64_t address = MSI_ADDRESS | (uint64_t)own_apic_id() << MSI_DEST_SHIFT;
+	unsigned int answered = 0;
+
+	if (!r->dev.msix_table) {
+		errno = 0;
+		die("no MSI-X capability");
+	}
+	msix_enable(&r->dev, true);
+	for (uint32_t vector = 0; vector < MSIX_SWEEP; vector++) {
+		uint16_t took;
+		enum reply reply;
+
+		rogue_setup(r, RX_BUFS);
+		msix_entry_set(&r->dev, 0, address, vector, false);
+		took = queue_vector(&r->dev, RX_QUEUE, 0);
+		reply = request(r, HOST_CID, ECHO_PORT);
+		answered += took == 0 && reply == REPLY_RESPONSE;
+		printf("badvsock: msix vector %u entry %s -> reply %s\n", vector,
+		       took == 0 ? "taken" : "refused", reply_name(reply));
+		fflush(stdout);
+	}
+	msix_entry_set(&r->dev, 0, 0, 0, true);
+	msix_enable(&r->dev, false);
+	printf("badvsock: msix swept %u vectors, %u raised\n", MSIX_SWEEP, answered);
+}
+
 struct vsock_case {
 	const char *name;
 	void (*run)(struct rogue *r);
-	bool breaks;		/* leaves the device needing a reset: once, after the rounds */
+	bool once;		/* after the rounds: it breaks the device, or sweeps */
 };
 
 static const struct vsock_case cases[] = {
@@ -416,6 +497,7 @@ static const struct vsock_case cases[] = {
 	{ "deaf", case_deaf, false },
 	{ "oversized", case_oversized, true },
 	{ "len-mismatch", case_len_mismatch, true },
+	{ "msix", case_msix, true },
 };
 
 #define N_CASES	(sizeof(cases) / sizeof(cases[0]))
@@ -461,11 +543,6 @@ static void usage(void)
 	errno = 0;
 	die("usage: badvsock -c CID[,CID...] -p PORT[,PORT...] -l PORT [-g CID] [-n ROUNDS] "
 	    "[CASE...]");
-}
-
-static const char *reply_name(enum reply reply)
-{
-	return reply == REPLY_RESPONSE ? "response" : reply == REPLY_RST ? "rst" : "none";
 }
 
 int main(int argc, char **argv)
@@ -528,7 +605,7 @@ int main(int argc, char **argv)
 	do {
 		rounds++;
 		for (size_t i = 0; i < N_CASES; i++)
-			if (wanted[i] && !cases[i].breaks)
+			if (wanted[i] && !cases[i].once)
 				cases[i].run(&r);
 	} while (gate && rounds < rounds_max &&
 		 probe(&r, (uint32_t)gate, r.listen_port) == REPLY_RESPONSE);
@@ -536,7 +613,7 @@ int main(int argc, char **argv)
 		printf("badvsock: CID %lu port %u closed after %lu rounds\n", gate, r.listen_port,
 		       rounds);
 	for (size_t i = 0; i < N_CASES; i++)
-		if (wanted[i] && cases[i].breaks)
+		if (wanted[i] && cases[i].once)
 			cases[i].run(&r);
 
 	/* A reset is all it takes for the device to serve the driver again. */

@@ -7,9 +7,9 @@
  * through sysfs, maps the BAR regions its capabilities name (virtio 1.2
  * §4.1.4), and drives the device status, feature negotiation and queue
  * setup (§3.1.1) itself. Rings live in locked anonymous pages whose
- * guest-physical addresses come from /proc/self/pagemap; no interrupt is
- * ever asked for (queue vectors are NO_VECTOR): the tools poll the used
- * rings.
+ * guest-physical addresses come from /proc/self/pagemap; the tools poll the
+ * used rings, and queue_enable() asks for no interrupt (NO_VECTOR): an
+ * MSI-X vector is set only to see what the hypervisor does with it.
  *
  * Each tool defines VIRTIO_USER_TOOL, its name for error lines, before
  * including this. The functions are static inline: each tool compiles in
@@ -56,6 +56,8 @@ struct device {
 	volatile uint8_t *common;	/* struct virtio_pci_common_cfg */
 	volatile uint8_t *notify;
 	volatile uint8_t *device_cfg;	/* the device-specific configuration, or NULL */
+	volatile uint8_t *msix_table;	/* PCI 3.0 §6.8.2, or NULL */
+	unsigned int msix_cap;		/* its capability's offset in config space */
 	uint32_t notify_multiplier;
 };
 
@@ -257,6 +259,15 @@ static inline void device_map(struct device *dev)
 		if (at + sizeof(cap) > sizeof(config))
 			break;
 		memcpy(&cap, config + at, sizeof(cap));
+		if (cap.cap_vndr == PCI_CAP_ID_MSIX && !dev->msix_table) {
+			uint32_t table;
+
+			/* PCI 3.0 §6.8.2.4: BIR in bits 2:0, the offset in the rest. */
+			memcpy(&table, config + at + PCI_MSIX_TABLE, 4);
+			dev->msix_table = bar_map(dev, table & PCI_MSIX_TABLE_BIR) +
+					  (table & PCI_MSIX_TABLE_OFFSET);
+			dev->msix_cap = at;
+		}
 		if (cap.cap_vndr != PCI_CAP_ID_VNDR)
 			continue;
 		if (cap.cfg_type == VIRTIO_PCI_CAP_COMMON_CFG && !dev->common) {
@@ -410,6 +421,50 @@ static inline void queue_notify(const struct device *dev, unsigned int index)
 	mmio_write16(dev->notify,
 		     mmio_read16(dev->common, VIRTIO_PCI_COMMON_Q_NOFF) * dev->notify_multiplier,
 		     (uint16_t)index);
+}
+
+/*
+ * MSI-X on or off in the capability's Message Control, the function mask
+ * clear (PCI 3.0 §6.8.2.3); Linux switched it off when it let go.
+ */
+static inline void msix_enable(const struct device *dev, bool on)
+{
+	uint16_t control;
+
+	if (pread(dev->config_fd, &control, 2, dev->msix_cap + PCI_MSIX_FLAGS) != 2)
+		die("cannot read MSI-X Message Control");
+	control &= (uint16_t)~(PCI_MSIX_FLAGS_ENABLE | PCI_MSIX_FLAGS_MASKALL);
+	if (on)
+		control |= PCI_MSIX_FLAGS_ENABLE;
+	if (pwrite(dev->config_fd, &control, 2, dev->msix_cap + PCI_MSIX_FLAGS) != 2)
+		die("cannot write MSI-X Message Control");
+}
+
+/* A table entry's message, masked while it changes, then masked or not (PCI 3.0 §6.8.2.5-9). */
+static inline void msix_entry_set(const struct device *dev, unsigned int entry,
+				  uint64_t address, uint32_t data, bool masked)
+{
+	unsigned int at = entry * PCI_MSIX_ENTRY_SIZE;
+
+	mmio_write32(dev->msix_table, at + PCI_MSIX_ENTRY_VECTOR_CTRL,
+		     PCI_MSIX_ENTRY_CTRL_MASKBIT);
+	mmio_write32(dev->msix_table, at + PCI_MSIX_ENTRY_LOWER_ADDR, (uint32_t)address);
+	mmio_write32(dev->msix_table, at + PCI_MSIX_ENTRY_UPPER_ADDR, (uint32_t)(address >> 32));
+	mmio_write32(dev->msix_table, at + PCI_MSIX_ENTRY_DATA, data);
+	if (!masked)
+		mmio_write32(dev->msix_table, at + PCI_MSIX_ENTRY_VECTOR_CTRL, 0);
+}
+
+/*
+ * Queue index's MSI-X vector (§4.1.4.3: a table entry, or NO_VECTOR);
+ * returns what the device reads back, NO_VECTOR if it could not map it.
+ */
+static inline uint16_t queue_vector(const struct device *dev, unsigned int index,
+				    uint16_t vector)
+{
+	mmio_write16(dev->common, VIRTIO_PCI_COMMON_Q_SELECT, (uint16_t)index);
+	mmio_write16(dev->common, VIRTIO_PCI_COMMON_Q_MSIX, vector);
+	return mmio_read16(dev->common, VIRTIO_PCI_COMMON_Q_MSIX);
 }
 
 static inline void desc_set(struct queue *q, unsigned int i, uint64_t addr, uint32_t len,
