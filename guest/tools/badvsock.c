@@ -24,7 +24,7 @@
  * what is spoofed, delivers or drops the RSTs, and parks each answer to
  * the deaf driver 500 ms at most before resetting its connection. The last
  * two break the rogue's own device: it needs a reset (status bit 0x40).
- * The hypervisor must drop every message of the last and count it. After
+ * Of msix's messages the hypervisor must drop and count every one. After
  * each of the first five cases it prints
  *
  *   badvsock: CASE -> status 0xSS sent N
