@@ -318,10 +318,36 @@ static unsigned int net_switch_poll_ring(void *ctx, unsigned int from, unsigned 
 	return done;
 }
 
+/* Marks in ready the rings into sidecore that hold packets; returns whether any does. */
+static bool net_switch_rings_ready(struct net_switch *sw, unsigned int sidecore,
+				   uint64_t ready[NET_FAIR_WORDS])
+{
+	bool any = false;
+
+	for (unsigned int from = 0; from < NET_MAX_SIDECORES; from++) {
+		const struct spsc_ring *ring = sw->ring[from][sidecore];
+
+		if (ring && spsc_ring_pending(ring)) {
+			ready[from / 64] |= 1ull << (from % 64);
+			any = true;
+		}
+	}
+	return any;
+}
+
+bool net_switch_rings_pending(struct net_switch *sw, unsigned int sidecore)
+{
+	for (unsigned int from = 0; sidecore < NET_MAX_SIDECORES && from < NET_MAX_SIDECORES; from++)
+		if (sw->ring[from][sidecore] && spsc_ring_pending(sw->ring[from][sidecore]))
+			return true;
+	return false;
+}
+
 unsigned int net_switch_poll_rings(struct net_switch *sw, unsigned int sidecore,
 				   unsigned int budget)
 {
 	struct net_switch_ring_poll rp = { sw, sidecore };
+	uint64_t ready[NET_FAIR_WORDS] = { 0 };
 	const struct net_fair_pass pass = {
 		.sources = NET_MAX_SIDECORES,
 		.quantum = 1,
@@ -329,10 +355,11 @@ unsigned int net_switch_poll_rings(struct net_switch *sw, unsigned int sidecore,
 		.total = budget,
 		.poll = net_switch_poll_ring,
 		.ctx = &rp,
+		.ready = ready,
 	};
 	unsigned int batches;
 
-	if (sidecore >= NET_MAX_SIDECORES)
+	if (sidecore >= NET_MAX_SIDECORES || !net_switch_rings_ready(sw, sidecore, ready))
 		return 0;
 	return net_fair_run(&pass, &sw->rings[sidecore].next, &batches);
 }
