@@ -80,16 +80,23 @@ static void record_interrupt(struct virtio_dev *dev, unsigned int source)
 	g->interrupts[source]++;
 }
 
+/* The driver's features, and its rings laid out in its RAM. */
+static void guest_lay_out(struct guest *g, uint64_t features, struct virtq_layout *rx,
+			  struct virtq_layout *tx)
+{
+	assert_true(virtio_dev_set_features(&g->dev.vdev, features));
+	vring_driver_init(&g->rx, &g->mem, QSIZE, 0, GUEST_MEM / 2);
+	vring_driver_init(&g->tx, &g->mem, QSIZE, GUEST_MEM / 2, GUEST_MEM);
+	*rx = vring_driver_layout(&g->rx);
+	*tx = vring_driver_layout(&g->tx);
+}
+
 /* The driver's bring-up (virtio 1.1 §3.1.1): features, queues, DRIVER_OK. */
 static void guest_configure(struct guest *g, uint64_t features)
 {
 	struct virtq_layout rx, tx;
 
-	assert_true(virtio_dev_set_features(&g->dev.vdev, features));
-	vring_driver_init(&g->rx, &g->mem, QSIZE, 0, GUEST_MEM / 2);
-	vring_driver_init(&g->tx, &g->mem, QSIZE, GUEST_MEM / 2, GUEST_MEM);
-	rx = vring_driver_layout(&g->rx);
-	tx = vring_driver_layout(&g->tx);
+	guest_lay_out(g, features, &rx, &tx);
 	assert_int_equal(virtio_dev_enable_queue(&g->dev.vdev, VIRTIO_NET_RX_QUEUE, &rx), 0);
 	assert_int_equal(virtio_dev_enable_queue(&g->dev.vdev, VIRTIO_NET_TX_QUEUE, &tx), 0);
 	virtio_dev_start(&g->dev.vdev);
@@ -887,11 +894,7 @@ static void test_port_watch_late_queue(void **state)
 	struct sidecore_port *pa = &a->dev.vdev.port;
 	struct virtq_layout rx, tx;
 
-	assert_true(virtio_dev_set_features(&a->dev.vdev, ALL));
-	vring_driver_init(&a->rx, &a->mem, QSIZE, 0, GUEST_MEM / 2);
-	vring_driver_init(&a->tx, &a->mem, QSIZE, GUEST_MEM / 2, GUEST_MEM);
-	rx = vring_driver_layout(&a->rx);
-	tx = vring_driver_layout(&a->tx);
+	guest_lay_out(a, ALL, &rx, &tx);
 	assert_int_equal(virtio_dev_enable_queue(&a->dev.vdev, VIRTIO_NET_RX_QUEUE, &rx), 0);
 	virtio_dev_start(&a->dev.vdev);
 	assert_true(pa->live);
