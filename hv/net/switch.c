@@ -318,29 +318,31 @@ static unsigned int net_switch_poll_ring(void *ctx, unsigned int from, unsigned 
 	return done;
 }
 
-/* Marks in ready the rings into sidecore that hold packets; returns whether any does. */
+/*
+ * Whether a ring into sidecore holds packets; with ready, marks each such
+ * ring there, else stops at the first.
+ */
 static bool net_switch_rings_ready(struct net_switch *sw, unsigned int sidecore,
-				   uint64_t ready[NET_FAIR_WORDS])
+				   uint64_t *ready)
 {
 	bool any = false;
 
 	for (unsigned int from = 0; from < NET_MAX_SIDECORES; from++) {
 		const struct spsc_ring *ring = sw->ring[from][sidecore];
 
-		if (ring && spsc_ring_pending(ring)) {
-			ready[from / 64] |= 1ull << (from % 64);
-			any = true;
-		}
+		if (!ring || !spsc_ring_pending(ring))
+			continue;
+		if (!ready)
+			return true;
+		ready[from / 64] |= 1ull << (from % 64);
+		any = true;
 	}
 	return any;
 }
 
 bool net_switch_rings_pending(struct net_switch *sw, unsigned int sidecore)
 {
-	for (unsigned int from = 0; sidecore < NET_MAX_SIDECORES && from < NET_MAX_SIDECORES; from++)
-		if (sw->ring[from][sidecore] && spsc_ring_pending(sw->ring[from][sidecore]))
-			return true;
-	return false;
+	return sidecore < NET_MAX_SIDECORES && net_switch_rings_ready(sw, sidecore, NULL);
 }
 
 unsigned int net_switch_poll_rings(struct net_switch *sw, unsigned int sidecore,
