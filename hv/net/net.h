@@ -162,7 +162,9 @@ struct net_sidecore_stats {
 /* Per sidecore, written only by that sidecore. */
 struct net_sidecore_rings {
 	unsigned int next;	/* the incoming ring served first in the next poll */
+	uint64_t from;		/* a bit per sidecore with a ring into this one */
 } __attribute__((aligned(NET_CACHE_LINE)));
+_Static_assert(NET_MAX_SIDECORES <= 64, "a sidecore's incoming rings are one word of bits");
 
 /*
  * Per sidecore, written only by that sidecore: the meter its pass charges

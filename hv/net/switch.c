@@ -98,8 +98,13 @@ void net_switch_remove_port(struct net_switch *sw, struct net_port *port)
 void net_switch_add_ring(struct net_switch *sw, unsigned int from, unsigned int to,
 			 struct spsc_ring *ring)
 {
-	if (from < NET_MAX_SIDECORES && to < NET_MAX_SIDECORES && from != to)
-		sw->ring[from][to] = ring;
+	if (from >= NET_MAX_SIDECORES || to >= NET_MAX_SIDECORES || from == to)
+		return;
+	sw->ring[from][to] = ring;
+	if (ring)
+		sw->rings[to].from |= 1ull << from;
+	else
+		sw->rings[to].from &= ~(1ull << from);
 }
 
 static void net_switch_send_remote(struct net_switch *sw, unsigned int from, unsigned int to,
@@ -327,10 +332,10 @@ static bool net_switch_rings_ready(struct net_switch *sw, unsigned int sidecore,
 {
 	bool any = false;
 
-	for (unsigned int from = 0; from < NET_MAX_SIDECORES; from++) {
-		const struct spsc_ring *ring = sw->ring[from][sidecore];
+	for (uint64_t in = sw->rings[sidecore].from; in; in &= in - 1) {
+		unsigned int from = (unsigned int)__builtin_ctzll(in);
 
-		if (!ring || !spsc_ring_pending(ring))
+		if (!spsc_ring_pending(sw->ring[from][sidecore]))
 			continue;
 		if (!ready)
 			return true;

@@ -75,9 +75,12 @@ unsigned int sidecore_poll_pass(struct sidecore *sc, bool *live, unsigned int *b
 
 void sidecore_flush_ports(struct sidecore *sc, uint64_t now)
 {
-	for (unsigned int i = 0; i < sc->port_count; i++)
-		if (sc->port[i]->dirty)
-			sc->port[i]->ops->flush(sc->port[i], now);
+	for (unsigned int i = 0; i < sc->port_count; i++) {
+		struct sidecore_port *port = sc->port[i];
+
+		if (port->dirty || (port->deadline && now >= port->deadline))
+			port->ops->flush(port, now);
+	}
 }
 
 bool sidecore_attach(struct sidecore *sc, struct sidecore_port *port)

@@ -44,14 +44,16 @@ struct sidecore_watch {
 /*
  * The hint (docs/data-path.md, "Idle ports"), kept by what implements the
  * port under the sidecore's lock: a pass polls a live port only while it is
- * busy or a watch moved, and flushes it only while it is dirty. The hint
- * only saves work; poll and flush check everything as if it were not there.
+ * busy or a watch moved, and flushes it only while it is dirty or once its
+ * deadline is due. The hint only saves work; poll and flush check
+ * everything as if it were not there.
  */
 struct sidecore_port {
 	const struct sidecore_port_ops *ops;
 	bool live;		/* may get work: with none live the sidecore halts */
 	bool busy;		/* has work of its own, beside its watched queues */
-	bool dirty;		/* has something to publish, or a deadline to keep */
+	bool dirty;		/* has something to publish */
+	uint64_t deadline;	/* 0, or the TSC from which on it is flushed, dirty or not */
 	unsigned int watches;
 	struct sidecore_watch watch[SIDECORE_PORT_WATCHES];
 };

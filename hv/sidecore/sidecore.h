@@ -130,7 +130,8 @@ unsigned int sidecore_poll_pass(struct sidecore *sc, bool *live, unsigned int *b
 
 /**
  * sidecore_flush_ports() - publishes what a pass delivered, once per pass
- * @sc: the sidecore, its lock held; only its dirty ports are flushed
+ * @sc: the sidecore, its lock held; only its dirty ports, and those whose
+ *	deadline is due, are flushed
  * @now: the TSC after the pass
  */
 void sidecore_flush_ports(struct sidecore *sc, uint64_t now);

@@ -703,15 +703,19 @@ static void virtio_net_flush_pair(struct virtio_net *dev, unsigned int index, ui
 
 void virtio_net_flush(struct virtio_net *dev, uint64_t now)
 {
-	bool waiting = false;
+	uint64_t deadline = 0;
 
 	/* Every pair: one the driver just switched off may still hold entries. */
 	for (unsigned int i = 0; i < dev->max_pairs; i++) {
+		const struct virtio_net_pair *pair = &dev->pair[i];
+
 		virtio_net_flush_pair(dev, i, now);
-		waiting |= dev->pair[i].tx_waiting;
+		if (pair->tx_waiting && (!deadline || pair->tx_deadline < deadline))
+			deadline = pair->tx_deadline;
 	}
-	/* A held completion keeps its deadline: the port is flushed until it is due. */
-	dev->vdev.port.dirty = waiting;
+	/* Held completions wait for the earliest deadline, or for a pass that delivers. */
+	dev->vdev.port.dirty = false;
+	dev->vdev.port.deadline = deadline;
 }
 
 static unsigned int virtio_net_port_poll(struct sidecore_port *port, unsigned int budget,

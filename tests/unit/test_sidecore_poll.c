@@ -3,7 +3,7 @@
  * test_sidecore_poll.c - unit tests for hv/sidecore/poll.c with ports of the
  * test's own: only live ports are polled, and of those only the busy ones
  * and those whose watched word moved, each up to its batch in turns of a
- * quantum; dirty ports are flushed after a pass, the first port rotates,
+ * quantum; dirty ports, and those whose deadline is due, are flushed after a pass, the first port rotates,
  * a sidecore takes no more ports than it can serve, and a port whose
  * packets cost more than its bytes of a pass waits while the others go on.
  */
@@ -230,6 +230,23 @@ static void test_flush_reaches_dirty_ports(void **state)
 	assert_int_equal(w.port[0].flushes + w.port[2].flushes, 2);
 }
 
+/* A port clean but for a deadline is flushed from the deadline on, not before. */
+static void test_flush_at_deadline(void **state)
+{
+	struct world w;
+
+	(void)state;
+	world_init_live(&w);
+	w.port[1].port.deadline = 2000;
+	sidecore_flush_ports(&w.sc, 1999);
+	assert_int_equal(w.port[1].flushes, 0);
+	sidecore_flush_ports(&w.sc, 2000);
+	assert_int_equal(w.port[1].flushes, 1);
+	sidecore_flush_ports(&w.sc, 2500);
+	assert_int_equal(w.port[1].flushes, 2);
+	assert_int_equal(w.port[0].flushes + w.port[2].flushes, 0);
+}
+
 /* Live ports with nothing queued cost no poll, yet keep the sidecore awake. */
 static void test_idle_live_ports_are_not_polled(void **state)
 {
@@ -355,6 +372,7 @@ int main(void)
 		cmocka_unit_test(test_busy_ports_take_turns_up_to_their_batch),
 		cmocka_unit_test(test_first_port_rotates),
 		cmocka_unit_test(test_flush_reaches_dirty_ports),
+		cmocka_unit_test(test_flush_at_deadline),
 		cmocka_unit_test(test_idle_live_ports_are_not_polled),
 		cmocka_unit_test(test_moved_watch_is_polled),
 		cmocka_unit_test(test_busy_port_is_polled),

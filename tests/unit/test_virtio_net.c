@@ -848,8 +848,8 @@ static void test_tx_holdoff_deadline(void **state)
 /*
  * The port's hint (sidecore/port.h): live with its transmitq watched from
  * DRIVER_OK on; ready while a frame waits there; the receiver dirty until
- * its flush; the sender dirty while its held completion waits for its
- * deadline; a broken device and a reset one are no longer live.
+ * its flush; the sender dirty until its flush, then due at its held
+ * completion's deadline; a broken device and a reset one are no longer live.
  */
 static void test_port_hint(void **state)
 {
@@ -873,9 +873,11 @@ static void test_port_hint(void **state)
 	virtio_net_flush(&b->dev, 1000);
 	assert_false(pb->dirty);
 	virtio_net_flush(&a->dev, 1000);
-	assert_true(pa->dirty);
+	assert_false(pa->dirty);
+	assert_int_equal(pa->deadline, 1000 + HOLDOFF);
 	virtio_net_flush(&a->dev, 1000 + HOLDOFF);
 	assert_false(pa->dirty);
+	assert_int_equal(pa->deadline, 0);
 	assert_int_equal(vring_driver_used_idx(&a->tx), 1);
 	assert_false(pa->busy);
 
