@@ -137,7 +137,7 @@ static void guest_virtio_release(struct guest_device *dev)
 	struct guest_virtio *gv = to_guest_virtio(dev);
 
 	if (gv->sidecore)
-		sidecore_detach(gv->sidecore, &gv->port);
+		sidecore_detach(gv->sidecore, &gv->vdev->port);
 	if (gv->unlink)
 		gv->unlink(gv);
 	page_free_node(gv->guest->node, (uint64_t)(uintptr_t)gv, gv->bytes);
@@ -147,46 +147,6 @@ static const struct guest_device_ops guest_virtio_device_ops = {
 	.mmio = guest_virtio_mmio_access,
 	.reset = guest_virtio_restart,
 	.release = guest_virtio_release,
-};
-
-static struct guest_virtio *to_port_owner(const struct sidecore_port *port)
-{
-	return container_of(port, struct guest_virtio, port);
-}
-
-static bool guest_virtio_live(const struct sidecore_port *port)
-{
-	return virtio_dev_active(to_port_owner(port)->vdev);
-}
-
-static unsigned int guest_virtio_poll(struct sidecore_port *port, unsigned int budget)
-{
-	struct virtio_dev *vdev = to_port_owner(port)->vdev;
-
-	return vdev->ops->poll(vdev, budget);
-}
-
-static void guest_virtio_flush(struct sidecore_port *port, uint64_t now)
-{
-	struct virtio_dev *vdev = to_port_owner(port)->vdev;
-
-	vdev->ops->flush(vdev, now);
-}
-
-static void guest_virtio_print_counters(const struct sidecore_port *port, unsigned int sidecore)
-{
-	const struct virtio_dev *vdev = to_port_owner(port)->vdev;
-
-	if (vdev->print_counters)
-		vdev->print_counters(vdev, sidecore);
-}
-
-/* The one port every sidecore-served model is polled through. */
-static const struct sidecore_port_ops guest_virtio_port_ops = {
-	.live = guest_virtio_live,
-	.poll = guest_virtio_poll,
-	.flush = guest_virtio_flush,
-	.print_counters = guest_virtio_print_counters,
 };
 
 /* The registered gv's model, function and port; NULL, or why not. */
@@ -214,7 +174,7 @@ static const char *guest_virtio_init(struct guest_virtio *gv, const struct virti
 		return "no PCI function";
 	gv->pci.pci.lock = gv->guard;
 	virtio_pci_set_log_gate(&gv->pci, &gv->log_gate);
-	if (gv->sidecore && !sidecore_attach(gv->sidecore, &gv->port))
+	if (gv->sidecore && !sidecore_attach(gv->sidecore, &gv->vdev->port))
 		return "its sidecore has no room";
 	return NULL;
 }
@@ -234,7 +194,6 @@ struct guest_virtio *guest_virtio_create(struct guest *g, struct sidecore *sc,
 		gv->sidecore = sc;
 		gv->guard = sc ? &sc->lock : &gv->lock;
 		gv->bytes = bytes;
-		gv->port.ops = &guest_virtio_port_ops;
 		gv->vdev = (struct virtio_dev *)((uint8_t *)gv + GUEST_VIRTIO_MODEL_OFFSET);
 		gv->dev = (struct guest_device){ ops->kind, &guest_virtio_device_ops,
 						 &gv->pci.pci, 0 };

@@ -15,7 +15,6 @@
 #include "arch/spinlock.h"
 #include "guest/guest_device.h"
 #include "lib/log.h"
-#include "sidecore/port.h"
 #include "virtio/guest_mem.h"
 #include "virtio/virtio_dev.h"
 #include "virtio/virtio_pci.h"
@@ -40,7 +39,6 @@ struct guest_virtio {
 	struct spinlock lock;		/* a vCPU-served model's */
 	struct spinlock *guard;		/* the lock that guards it: lock or the sidecore's */
 	struct guest_device dev;	/* in the guest's registry */
-	struct sidecore_port port;	/* in the sidecore's loop */
 	struct guest_mem mem;
 	struct log_gate log_gate;	/* the guest's bucket, for mem and pci */
 	struct virtio_pci pci;
@@ -54,7 +52,7 @@ struct guest_virtio {
 /**
  * guest_virtio_create() - gives a guest a virtio device
  * @g: the guest, created and not yet running
- * @sc: the sidecore that polls it (its ops have poll and flush), handed down
+ * @sc: the sidecore that polls its port (its ops have port_ops), handed down
  *	by whoever placed the guest; NULL for a device served on the vCPU
  *	that kicks it (its ops have kick)
  * @ops: the device type (virtio_console_ops, virtio_rng_ops, virtio_vsock_ops)

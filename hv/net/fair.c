@@ -62,13 +62,36 @@ static unsigned int fair_turn(const struct net_fair_pass *pass, unsigned int i,
 	return n;
 }
 
+/*
+ * Marks the sources that take turns in this pass, those in pass->ready, and
+ * starts their counts; the others are not looked at again. Returns how many.
+ */
+static unsigned int fair_enter(const struct net_fair_pass *pass, unsigned int sources,
+			       uint64_t *left, unsigned int *moved_by)
+{
+	unsigned int entered = 0;
+
+	for (unsigned int w = 0; w * 64 < sources; w++) {
+		uint64_t in = pass->ready ? pass->ready[w] : ~0ull;
+
+		if (sources - w * 64 < 64)
+			in &= (1ull << (sources - w * 64)) - 1;
+		left[w] = in;
+		for (; in; in &= in - 1) {
+			moved_by[w * 64 + (unsigned int)__builtin_ctzll(in)] = 0;
+			entered++;
+		}
+	}
+	return entered;
+}
+
 unsigned int net_fair_run(const struct net_fair_pass *pass, unsigned int *start,
 			  unsigned int *batches)
 {
 	unsigned int sources = fair_min(pass->sources, NET_FAIR_MAX_SOURCES);
-	unsigned int moved_by[NET_FAIR_MAX_SOURCES] = { 0 };
-	bool finished[NET_FAIR_MAX_SOURCES] = { false };
-	unsigned int first, live = sources, moved = 0;
+	unsigned int moved_by[NET_FAIR_MAX_SOURCES];	/* kept for the sources in left */
+	uint64_t left[NET_FAIR_WORDS];			/* a bit per source still taking turns */
+	unsigned int first, live, moved = 0;
 
 	*batches = 0;
 	if (!sources || !pass->quantum)
@@ -77,12 +100,13 @@ unsigned int net_fair_run(const struct net_fair_pass *pass, unsigned int *start,
 	*start = (first + 1) % sources;
 	if (pass->meter)
 		fair_refill_spent(pass, sources);
+	live = fair_enter(pass, sources, left, moved_by);
 	while (live && moved < pass->total) {
 		for (unsigned int k = 0; k < sources && moved < pass->total; k++) {
 			unsigned int i = (first + k) % sources, want, n;
 			bool spent = false;
 
-			if (finished[i])
+			if (!(left[i / 64] & 1ull << (i % 64)))
 				continue;
 			want = fair_min(fair_min(pass->quantum, pass->budget - moved_by[i]),
 					pass->total - moved);
@@ -91,7 +115,7 @@ unsigned int net_fair_run(const struct net_fair_pass *pass, unsigned int *start,
 			moved_by[i] += n;
 			moved += n;
 			if (n < want || moved_by[i] == pass->budget || spent) {
-				finished[i] = true;
+				left[i / 64] &= ~(1ull << (i % 64));
 				live--;
 			}
 		}

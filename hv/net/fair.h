@@ -50,6 +50,11 @@ struct net_fair_pass {
 	 */
 	uint64_t *full;
 	struct net_meter share;		/* the credit one source gains per pass */
+	/*
+	 * NULL, or NET_FAIR_WORDS words: a bit per source that may have work.
+	 * Only those take turns; the others cost the pass nothing.
+	 */
+	const uint64_t *ready;
 };
 
 /**
@@ -62,6 +67,9 @@ struct net_fair_pass {
  * share (only sources not marked full are looked at); a source whose
  * credit is spent is called once with max 0 (it may note that it has
  * work) and moves nothing until its debt is paid.
+ *
+ * With @pass->ready, only the sources it marks take turns, in the same
+ * order; with none marked the pass moves nothing and polls no source.
  *
  * Return: packets moved, at most @pass->total.
  */

@@ -162,7 +162,9 @@ struct net_sidecore_stats {
 /* Per sidecore, written only by that sidecore. */
 struct net_sidecore_rings {
 	unsigned int next;	/* the incoming ring served first in the next poll */
+	uint64_t from;		/* a bit per sidecore with a ring into this one */
 } __attribute__((aligned(NET_CACHE_LINE)));
+_Static_assert(NET_MAX_SIDECORES <= 64, "a sidecore's incoming rings are one word of bits");
 
 /*
  * Per sidecore, written only by that sidecore: the meter its pass charges
@@ -264,6 +266,18 @@ static inline void net_switch_set_now(struct net_switch *sw, unsigned int sideco
 }
 
 /**
+ * net_switch_now() - the clock net_switch_set_now() last gave a sidecore.
+ * @sw: the switch
+ * @sidecore: the sidecore making a pass
+ *
+ * Return: the time its pass started at.
+ */
+static inline uint64_t net_switch_now(const struct net_switch *sw, unsigned int sidecore)
+{
+	return sw->clock[sidecore].now;
+}
+
+/**
  * net_port_storm_init() - give a guest port its storm limits.
  * @port: the port, before it is added to the switch
  * @frames: broadcast and multicast frames it may send a second; 0: no limit
@@ -344,6 +358,15 @@ void net_switch_add_ring(struct net_switch *sw, unsigned int from, unsigned int 
  * copy, so a flood to N ports costs its sender N copies.
  */
 void net_switch_forward(struct net_switch *sw, struct net_port *src, struct net_packet *pkt);
+
+/**
+ * net_switch_rings_pending() - whether another sidecore sent this one packets.
+ * @sw: the switch
+ * @sidecore: the calling sidecore
+ *
+ * Return: true when net_switch_poll_rings() would find a packet.
+ */
+bool net_switch_rings_pending(struct net_switch *sw, unsigned int sidecore);
 
 /**
  * net_switch_poll_rings() - deliver packets other sidecores sent this one.

@@ -63,6 +63,21 @@ void spsc_ring_init(struct spsc_ring *ring);
 bool spsc_ring_send(struct spsc_ring *ring, uint16_t port, const struct net_packet *pkt);
 
 /**
+ * spsc_ring_pending() - whether a packet waits (consumer side).
+ * @ring: the ring
+ *
+ * A look for a poll loop with nothing to do: it writes nothing, and reads
+ * the producer's line only when the packets seen so far are taken.
+ *
+ * Return: true when spsc_ring_peek() would find a packet.
+ */
+static inline bool spsc_ring_pending(const struct spsc_ring *ring)
+{
+	return ring->tail != ring->head_cache ||
+	       ring->tail != __atomic_load_n(&ring->head, __ATOMIC_ACQUIRE);
+}
+
+/**
  * spsc_ring_peek() - look at the oldest packet (consumer side).
  * @ring: the ring
  * @pkt: filled to point into the ring's cells (one or two segments), and

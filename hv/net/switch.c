@@ -98,8 +98,13 @@ void net_switch_remove_port(struct net_switch *sw, struct net_port *port)
 void net_switch_add_ring(struct net_switch *sw, unsigned int from, unsigned int to,
 			 struct spsc_ring *ring)
 {
-	if (from < NET_MAX_SIDECORES && to < NET_MAX_SIDECORES && from != to)
-		sw->ring[from][to] = ring;
+	if (from >= NET_MAX_SIDECORES || to >= NET_MAX_SIDECORES || from == to)
+		return;
+	sw->ring[from][to] = ring;
+	if (ring)
+		sw->rings[to].from |= 1ull << from;
+	else
+		sw->rings[to].from &= ~(1ull << from);
 }
 
 static void net_switch_send_remote(struct net_switch *sw, unsigned int from, unsigned int to,
@@ -318,10 +323,38 @@ static unsigned int net_switch_poll_ring(void *ctx, unsigned int from, unsigned 
 	return done;
 }
 
+/*
+ * Whether a ring into sidecore holds packets; with ready, marks each such
+ * ring there, else stops at the first.
+ */
+static bool net_switch_rings_ready(struct net_switch *sw, unsigned int sidecore,
+				   uint64_t *ready)
+{
+	bool any = false;
+
+	for (uint64_t in = sw->rings[sidecore].from; in; in &= in - 1) {
+		unsigned int from = (unsigned int)__builtin_ctzll(in);
+
+		if (!spsc_ring_pending(sw->ring[from][sidecore]))
+			continue;
+		if (!ready)
+			return true;
+		ready[from / 64] |= 1ull << (from % 64);
+		any = true;
+	}
+	return any;
+}
+
+bool net_switch_rings_pending(struct net_switch *sw, unsigned int sidecore)
+{
+	return sidecore < NET_MAX_SIDECORES && net_switch_rings_ready(sw, sidecore, NULL);
+}
+
 unsigned int net_switch_poll_rings(struct net_switch *sw, unsigned int sidecore,
 				   unsigned int budget)
 {
 	struct net_switch_ring_poll rp = { sw, sidecore };
+	uint64_t ready[NET_FAIR_WORDS] = { 0 };
 	const struct net_fair_pass pass = {
 		.sources = NET_MAX_SIDECORES,
 		.quantum = 1,
@@ -329,10 +362,11 @@ unsigned int net_switch_poll_rings(struct net_switch *sw, unsigned int sidecore,
 		.total = budget,
 		.poll = net_switch_poll_ring,
 		.ctx = &rp,
+		.ready = ready,
 	};
 	unsigned int batches;
 
-	if (sidecore >= NET_MAX_SIDECORES)
+	if (sidecore >= NET_MAX_SIDECORES || !net_switch_rings_ready(sw, sidecore, ready))
 		return 0;
 	return net_fair_run(&pass, &sw->rings[sidecore].next, &batches);
 }

@@ -117,10 +117,12 @@ void sidecore_wake(struct sidecore *sc);
  * @live: set when a port was live
  * @batches: set to how many sources moved packets
  *
- * Each live port, and the rings from other sidecores together, move up to
- * SIDECORE_BATCH packets in turns of SIDECORE_QUANTUM, and start none once
- * the copies they caused took SIDECORE_BYTES or SIDECORE_SEGMENTS (a debt
- * is paid in the passes after).
+ * Each live port whose hint says it may have work (sidecore_port_ready()),
+ * and the rings from other sidecores together if a packet waits there,
+ * move up to SIDECORE_BATCH packets in turns of SIDECORE_QUANTUM, and
+ * start none once the copies they caused took SIDECORE_BYTES or
+ * SIDECORE_SEGMENTS (a debt is paid in the passes after). A port is polled
+ * at the clock net_switch_set_now() gave the pass.
  *
  * Return: packets moved.
  */
@@ -128,7 +130,8 @@ unsigned int sidecore_poll_pass(struct sidecore *sc, bool *live, unsigned int *b
 
 /**
  * sidecore_flush_ports() - publishes what a pass delivered, once per pass
- * @sc: the sidecore, its lock held
+ * @sc: the sidecore, its lock held; only its dirty ports, and those whose
+ *	deadline is due, are flushed
  * @now: the TSC after the pass
  */
 void sidecore_flush_ports(struct sidecore *sc, uint64_t now);

@@ -183,13 +183,6 @@ void uplink_probe(const struct config *config)
 
 /* --- the ports -------------------------------------------------------------- */
 
-/* The NIC raises no interrupt to wake the sidecore: its queue is always polled. */
-static bool uplink_live(const struct sidecore_port *port)
-{
-	(void)port;
-	return true;
-}
-
 /* nic_rx_fn: the driver lends the frame for the time of the forward. */
 static void uplink_rx(void *ctx, struct net_packet *pkt)
 {
@@ -198,11 +191,12 @@ static void uplink_rx(void *ctx, struct net_packet *pkt)
 	net_switch_forward(uq->sc->sw, &uq->net, pkt);
 }
 
-static unsigned int uplink_poll(struct sidecore_port *port, unsigned int budget)
+static unsigned int uplink_poll(struct sidecore_port *port, unsigned int budget, uint64_t now)
 {
 	struct uplink_queue *uq = container_of(port, struct uplink_queue, port);
 	struct nic *nic = &uq->u->nic;
 
+	(void)now;
 	return nic->ops->rx_burst(nic, uq->q, uplink_rx, uq, budget);
 }
 
@@ -247,7 +241,6 @@ static void uplink_print_counters(const struct sidecore_port *port, unsigned int
 }
 
 static const struct sidecore_port_ops uplink_port_ops = {
-	.live = uplink_live,
 	.poll = uplink_poll,
 	.flush = uplink_flush,
 	.print_counters = uplink_print_counters,
@@ -298,7 +291,12 @@ static bool uplink_attach(struct uplink *u, unsigned int q)
 {
 	struct uplink_queue *uq = &u->queue[q];
 
-	uq->port.ops = &uplink_port_ops;
+	/*
+	 * The NIC raises no interrupt to wake the sidecore and has no word to
+	 * watch: its queue is polled, and its commit and link flushed, every pass.
+	 */
+	uq->port = (struct sidecore_port){ .ops = &uplink_port_ops, .live = true, .busy = true,
+					   .dirty = true };
 	uq->net = (struct net_port){ .uplink = true, .sidecore = uq->sc->index,
 				     .deliver = uplink_deliver, .ctx = uq };
 	if (!net_switch_add_port(uq->sc->sw, &uq->net) || !sidecore_attach(uq->sc, &uq->port)) {

@@ -9,6 +9,7 @@
 
 #include <linux/virtio_config.h>
 
+#include "lib/container.h"
 #include "virtio/virtio_dev.h"
 
 bool virtio_dev_init(struct virtio_dev *dev, const struct virtio_dev_ops *ops,
@@ -21,6 +22,7 @@ bool virtio_dev_init(struct virtio_dev *dev, const struct virtio_dev_ops *ops,
 	    ops->config_size > VIRTIO_DEV_CONFIG_MAX)
 		return false;
 	dev->ops = ops;
+	dev->port.ops = ops->port_ops;
 	dev->name = params->name;
 	dev->interrupt = params->interrupt;
 	dev->ctx = params->ctx;
@@ -44,6 +46,28 @@ struct virtq *virtio_dev_queue(struct virtio_dev *dev, unsigned int index)
 	return index < dev->num_queues ? dev->ops->queue(dev, index) : NULL;
 }
 
+/*
+ * The port's hint from the device's state: live while active, a watch on
+ * the avail idx of each enabled queue the model polls (sidecore/port.h).
+ * The driver writes idx little-endian (virtio 1.1 §1.4), as x86 keeps words.
+ */
+static void virtio_dev_watch(struct virtio_dev *dev)
+{
+	struct sidecore_port *port = &dev->port;
+	uint64_t polled = dev->ops->polled_queues ? dev->ops->polled_queues(dev) : 0;
+
+	port->live = virtio_dev_active(dev);
+	port->busy |= port->live && !dev->ops->polled_queues;
+	port->watches = 0;
+	for (unsigned int i = 0; i < dev->num_queues && port->watches < SIDECORE_PORT_WATCHES; i++) {
+		struct virtq *vq = polled >> i & 1 ? virtio_dev_queue(dev, i) : NULL;
+
+		if (vq && vq->ready)
+			port->watch[port->watches++] = (struct sidecore_watch){
+				&vq->avail->idx, &vq->last_avail_idx };
+	}
+}
+
 int virtio_dev_enable_queue(struct virtio_dev *dev, unsigned int queue,
 			    const struct virtq_layout *layout)
 {
@@ -55,6 +79,9 @@ int virtio_dev_enable_queue(struct virtio_dev *dev, unsigned int queue,
 	}
 	if (queue < 8 * sizeof(dev->ops->notify_queues) && dev->ops->notify_queues & 1ull << queue)
 		virtq_enable_notify(vq);
+	/* A queue enabled after DRIVER_OK is watched from now on. */
+	if (virtio_dev_active(dev))
+		virtio_dev_watch(dev);
 	return 0;
 }
 
@@ -65,6 +92,7 @@ void virtio_dev_start(struct virtio_dev *dev)
 		return;
 	if (dev->ops->start)
 		dev->ops->start(dev);
+	virtio_dev_watch(dev);
 	if (dev->started)
 		dev->started(dev);
 }
@@ -73,6 +101,7 @@ void virtio_dev_fail(struct virtio_dev *dev)
 {
 	if (__atomic_exchange_n(&dev->needs_reset, true, __ATOMIC_RELAXED))
 		return;
+	dev->port.live = false;
 	if (dev->ops->stop)
 		dev->ops->stop(dev);
 	dev->interrupt(dev, VIRTIO_DEV_CONFIG_CHANGE);
@@ -93,6 +122,18 @@ void virtio_dev_reset(struct virtio_dev *dev)
 		dev->ops->reset(dev);
 	dev->features = 0;
 	__atomic_store_n(&dev->needs_reset, false, __ATOMIC_RELAXED);
+	/* Left dirty: a flush of the reset model publishes nothing and clears it. */
+	dev->port.live = false;
+	dev->port.busy = false;
+	dev->port.watches = 0;
+}
+
+void virtio_dev_port_counters(const struct sidecore_port *port, unsigned int sidecore)
+{
+	const struct virtio_dev *dev = container_of(port, const struct virtio_dev, port);
+
+	if (dev->print_counters)
+		dev->print_counters(dev, sidecore);
 }
 
 uint32_t virtio_dev_read_config(const struct virtio_dev *dev, unsigned int offset,

@@ -7,8 +7,10 @@
  * supplies one struct virtio_dev_ops; the transport and the glue see only
  * the struct virtio_dev (docs/architecture.md, "Devices").
  *
- * A device is served either by a sidecore's poll pass (poll and flush) or
- * on the vCPU that notifies a queue (kick). running and needs_reset are
+ * A device is served either by a sidecore's poll pass (its port, with the
+ * model's port_ops) or on the vCPU that notifies a queue (kick). The core
+ * keeps the port's hint live and watching while the device is active; the
+ * model keeps busy and dirty (sidecore/port.h). running and needs_reset are
  * read by one core while another changes them, so they are atomic for
  * every device alike; the rest is serialised by the owner's lock.
  */
@@ -20,6 +22,7 @@
 #include <stdint.h>
 
 #include "lib/text_line.h"
+#include "sidecore/port.h"
 #include "virtio/guest_mem.h"
 #include "virtio/virtq.h"
 
@@ -74,10 +77,18 @@ struct virtio_dev_ops {
 	void (*reset)(struct virtio_dev *dev);
 	/* A vCPU-served device: the driver notified a queue. */
 	void (*kick)(struct virtio_dev *dev, unsigned int queue);
-	/* A sidecore-served device: a pass's transmit side, up to budget packets. */
-	unsigned int (*poll)(struct virtio_dev *dev, unsigned int budget);
-	/* A sidecore-served device: the end of a pass at clock now. */
-	void (*flush)(struct virtio_dev *dev, uint64_t now);
+	/*
+	 * A sidecore-served device: its port's poll (a pass's transmit side)
+	 * and flush (the end of a pass); print_counters is
+	 * virtio_dev_port_counters().
+	 */
+	const struct sidecore_port_ops *port_ops;
+	/*
+	 * A sidecore-served device: a bit per transport index of the queues
+	 * its poll takes from, under the accepted features; each enabled one
+	 * is watched. NULL: the port is busy from DRIVER_OK on.
+	 */
+	uint64_t (*polled_queues)(const struct virtio_dev *dev);
 };
 
 struct virtio_dev {
@@ -94,6 +105,7 @@ struct virtio_dev {
 	void (*print_counters)(const struct virtio_dev *dev, unsigned int sidecore);
 	/* The start hook: the glue's, NULL for none; runs once DRIVER_OK started the device. */
 	void (*started)(struct virtio_dev *dev);
+	struct sidecore_port port;	/* what a sidecore polls; its ops are ops->port_ops */
 };
 
 /**
@@ -198,6 +210,15 @@ typedef int64_t (*virtio_dev_chain_fn)(struct virtio_dev *dev, const struct virt
  * fails the device.
  */
 void virtio_dev_serve_kick(struct virtio_dev *dev, struct virtq *vq, virtio_dev_chain_fn serve);
+
+/**
+ * virtio_dev_port_counters() - a device port's print_counters
+ * @port: the port of a struct virtio_dev
+ * @sidecore: the serving sidecore's number
+ *
+ * Runs the glue's counters hook, if it set one.
+ */
+void virtio_dev_port_counters(const struct sidecore_port *port, unsigned int sidecore);
 
 static inline bool virtio_dev_needs_reset(const struct virtio_dev *dev)
 {

@@ -44,6 +44,8 @@ _Static_assert(NET_PACKET_MAX_SEGMENTS >= VIRTQ_CHAIN_MAX_SEGMENTS,
 	       "a transmit chain must fit in a packet");
 _Static_assert(VIRTIO_NET_MAX_PAIRS <= NET_FAIR_MAX_SOURCES,
 	       "every transmitq must be a source of one fair pass");
+_Static_assert(VIRTIO_NET_MAX_PAIRS + 1 <= SIDECORE_PORT_WATCHES,
+	       "every transmitq and the control queue must be watched");
 
 static struct virtio_net *to_net(struct virtio_dev *vdev)
 {
@@ -339,6 +341,7 @@ static unsigned int virtio_net_poll_txq(struct virtio_net *dev, unsigned int ind
 	}
 	if (done && dev->tx_holdoff) {
 		pair->tx_held += done;
+		dev->vdev.port.dirty = true;
 	} else if (done) {
 		virtq_publish(vq);
 		if (virtq_needs_interrupt(vq))
@@ -648,6 +651,7 @@ bool virtio_net_deliver(struct virtio_net *dev, const struct net_packet *pkt)
 	*num_buffers[0] = (uint8_t)buffers;
 	*num_buffers[1] = (uint8_t)(buffers >> 8);
 	pair->rx_unpublished = true;
+	dev->vdev.port.dirty = true;
 	pair->stats.rx_packets++;
 	pair->stats.rx_bytes += pkt->len;
 	dev->port.stats.rx_packets++;
@@ -699,19 +703,51 @@ static void virtio_net_flush_pair(struct virtio_net *dev, unsigned int index, ui
 
 void virtio_net_flush(struct virtio_net *dev, uint64_t now)
 {
+	uint64_t deadline = 0;
+
 	/* Every pair: one the driver just switched off may still hold entries. */
-	for (unsigned int i = 0; i < dev->max_pairs; i++)
+	for (unsigned int i = 0; i < dev->max_pairs; i++) {
+		const struct virtio_net_pair *pair = &dev->pair[i];
+
 		virtio_net_flush_pair(dev, i, now);
+		if (pair->tx_waiting && (!deadline || pair->tx_deadline < deadline))
+			deadline = pair->tx_deadline;
+	}
+	/* Held completions wait for the earliest deadline, or for a pass that delivers. */
+	dev->vdev.port.dirty = false;
+	dev->vdev.port.deadline = deadline;
 }
 
-static unsigned int virtio_net_poll(struct virtio_dev *vdev, unsigned int budget)
+static unsigned int virtio_net_port_poll(struct sidecore_port *port, unsigned int budget,
+					 uint64_t now)
 {
-	return virtio_net_poll_tx(to_net(vdev), budget);
+	(void)now;
+	return virtio_net_poll_tx(container_of(port, struct virtio_net, vdev.port), budget);
 }
 
-static void virtio_net_flush_dev(struct virtio_dev *vdev, uint64_t now)
+static void virtio_net_port_flush(struct sidecore_port *port, uint64_t now)
 {
-	virtio_net_flush(to_net(vdev), now);
+	virtio_net_flush(container_of(port, struct virtio_net, vdev.port), now);
+}
+
+static const struct sidecore_port_ops virtio_net_port_ops = {
+	.poll = virtio_net_port_poll,
+	.flush = virtio_net_port_flush,
+	.print_counters = virtio_dev_port_counters,
+};
+
+/* Each usable pair's transmitq, and the control queue after them (§5.1.2). */
+static uint64_t virtio_net_polled_queues(const struct virtio_dev *vdev)
+{
+	const struct virtio_net *dev = container_of(vdev, const struct virtio_net, vdev);
+	unsigned int pairs = virtio_net_usable_pairs(dev);
+	uint64_t polled = 0;
+
+	for (unsigned int i = 0; i < pairs; i++)
+		polled |= 1ull << VIRTIO_NET_TXQ(i);
+	if (has_feature(dev, VIRTIO_NET_F_CTRL_VQ))
+		polled |= 1ull << (2 * pairs);
+	return polled;
 }
 
 const struct virtio_dev_ops virtio_net_ops = {
@@ -727,6 +763,6 @@ const struct virtio_dev_ops virtio_net_ops = {
 	.start = virtio_net_start,
 	.stop = virtio_net_stop,
 	.reset = virtio_net_reset,
-	.poll = virtio_net_poll,
-	.flush = virtio_net_flush_dev,
+	.port_ops = &virtio_net_port_ops,
+	.polled_queues = virtio_net_polled_queues,
 };

@@ -376,6 +376,7 @@ enum vsock_delivery virtio_vsock_deliver(struct virtio_vsock *dev,
 		left -= piece.len;
 	} while (left);
 	dev->rx_unpublished = true;
+	dev->vdev.port.dirty = true;
 	return VSOCK_DELIVERED;
 }
 
@@ -661,6 +662,7 @@ static void virtio_vsock_complete(struct virtio_vsock *dev, uint16_t head)
 {
 	virtq_push(&dev->queue[VIRTIO_VSOCK_TX_QUEUE], head, 0);
 	dev->tx_unpublished = true;
+	dev->vdev.port.dirty = true;
 }
 
 /*
@@ -754,6 +756,24 @@ static void virtio_vsock_retry_held(struct virtio_vsock *dev)
 	virtio_vsock_complete(dev, dev->request_head);
 }
 
+/*
+ * Whether the next pass must poll the device though its transmitq did not
+ * move (sidecore/port.h): packets parked or held wait for it, a link's
+ * peer may die (virtio_vsock_peers_reap()), and CID 2's connections send.
+ */
+static bool virtio_vsock_busy(const struct virtio_vsock *dev)
+{
+	if (dev->parked_count || dev->request_held || dev->reap_pending)
+		return true;
+	for (unsigned int i = 0; i < VIRTIO_VSOCK_LINKS; i++)
+		if (dev->link[i].peer)
+			return true;
+	for (unsigned int i = 0; i < VIRTIO_VSOCK_HOST_CONNS; i++)
+		if (dev->host[i].service)
+			return true;
+	return false;
+}
+
 unsigned int virtio_vsock_poll_tx(struct virtio_vsock *dev, unsigned int budget)
 {
 	struct virtq *vq = &dev->queue[VIRTIO_VSOCK_TX_QUEUE];
@@ -818,6 +838,7 @@ unsigned int virtio_vsock_poll_tx(struct virtio_vsock *dev, unsigned int budget)
 	 */
 	if (virtio_dev_active(&dev->vdev) && !owed)
 		virtio_vsock_host_poll(dev);
+	dev->vdev.port.busy = virtio_vsock_busy(dev);
 	return done;
 }
 
@@ -839,16 +860,34 @@ void virtio_vsock_flush(struct virtio_vsock *dev, uint64_t now)
 			dev->vdev.interrupt(&dev->vdev, VIRTIO_VSOCK_RX_QUEUE);
 	}
 	dev->now = now;
+	dev->vdev.port.dirty = false;
 }
 
-static unsigned int virtio_vsock_poll(struct virtio_dev *vdev, unsigned int budget)
+/* The pass's clock, for what this poll parks or rate-limits. */
+static unsigned int virtio_vsock_port_poll(struct sidecore_port *port, unsigned int budget,
+					   uint64_t now)
 {
-	return virtio_vsock_poll_tx(to_vsock(vdev), budget);
+	struct virtio_vsock *dev = container_of(port, struct virtio_vsock, vdev.port);
+
+	dev->now = now;
+	return virtio_vsock_poll_tx(dev, budget);
 }
 
-static void virtio_vsock_flush_dev(struct virtio_dev *vdev, uint64_t now)
+static void virtio_vsock_port_flush(struct sidecore_port *port, uint64_t now)
 {
-	virtio_vsock_flush(to_vsock(vdev), now);
+	virtio_vsock_flush(container_of(port, struct virtio_vsock, vdev.port), now);
+}
+
+static const struct sidecore_port_ops virtio_vsock_port_ops = {
+	.poll = virtio_vsock_port_poll,
+	.flush = virtio_vsock_port_flush,
+	.print_counters = virtio_dev_port_counters,
+};
+
+static uint64_t virtio_vsock_polled_queues(const struct virtio_dev *vdev)
+{
+	(void)vdev;
+	return 1ull << VIRTIO_VSOCK_TX_QUEUE;
 }
 
 const struct virtio_dev_ops virtio_vsock_ops = {
@@ -862,6 +901,6 @@ const struct virtio_dev_ops virtio_vsock_ops = {
 	.config = virtio_vsock_config,
 	.stop = virtio_vsock_stop,
 	.reset = virtio_vsock_reset,
-	.poll = virtio_vsock_poll,
-	.flush = virtio_vsock_flush_dev,
+	.port_ops = &virtio_vsock_port_ops,
+	.polled_queues = virtio_vsock_polled_queues,
 };

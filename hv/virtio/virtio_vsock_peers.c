@@ -42,6 +42,8 @@ static void link_add(struct virtio_vsock *dev, const struct virtio_vsock *peer, 
 		slot = &dev->link[dev->link_next];
 		dev->link_next = (dev->link_next + 1) % VIRTIO_VSOCK_LINKS;
 	}
+	/* A pass now polls dev to see whether the peer dies (virtio_vsock_peers_reap()). */
+	dev->vdev.port.busy = true;
 	*slot = (struct virtio_vsock_link){
 		.peer = peer,
 		.peer_life = __atomic_load_n(&peer->life, __ATOMIC_RELAXED),

@@ -3,7 +3,8 @@
  * test_fair.c - unit tests for hv/net/fair.c: sources take turns of a
  * quantum up to their budget, a dry source leaves the pass, the pass stops
  * at its total, the first source rotates, and a flooding port shares a
- * receiver evenly with a quiet one; with a meter, the bytes and segments a
+ * receiver evenly with a quiet one, only sources marked ready take turns;
+ * with a meter, the bytes and segments a
  * source's packets cost end its turn, and a debt skips its next passes.
  */
 #include <setjmp.h>
@@ -309,6 +310,48 @@ static void test_refills_only_what_was_spent(void **state)
 	assert_int_equal(f.full[0], 0x7);
 }
 
+/* Sources 0 and 2 are marked: 1 and 3, whatever they hold, get no turn. */
+static void test_only_ready_sources_take_turns(void **state)
+{
+	struct fake f = { .pending = { 10, 10, 10, 10 } };
+	const uint64_t ready[NET_FAIR_WORDS] = { 1u << 0 | 1u << 2 };
+	struct net_fair_pass pass = pass_of(&f, 4, 8, 32, 1000);
+	const unsigned int expected[][2] = { { 2, 8 }, { 0, 8 }, { 2, 8 }, { 0, 8 } };
+	unsigned int start = 1, batches;
+
+	(void)state;
+	pass.ready = ready;
+	assert_int_equal(net_fair_run(&pass, &start, &batches), 20);
+	assert_calls(&f, expected, 4);
+	assert_int_equal(batches, 2);
+	assert_int_equal(f.pending[1], 10);
+	assert_int_equal(f.pending[3], 10);
+	assert_int_equal(start, 2);
+}
+
+/*
+ * None marked: no source is asked, the first source still moves on, and a
+ * source that spent its credit still regains it, as in a pass of dry ones.
+ */
+static void test_nothing_ready_polls_nobody(void **state)
+{
+	struct fake f = { .pending = { 10, 10 } };
+	const uint64_t ready[NET_FAIR_WORDS] = { 0 };
+	struct net_meter meter = NET_METER_UNLIMITED;
+	struct net_meter credit[2] = { { 100, 100 }, { -50, 100 } };
+	struct net_fair_pass pass = metered_pass_of(&f, 2, &meter, credit, 100, 100);
+	unsigned int start = 0, batches;
+
+	(void)state;
+	pass.ready = ready;
+	assert_int_equal(net_fair_run(&pass, &start, &batches), 0);
+	assert_int_equal(f.calls, 0);
+	assert_int_equal(batches, 0);
+	assert_int_equal(start, 1);
+	assert_int_equal(credit[1].bytes, 50);
+	assert_int_equal(meter.bytes, NET_METER_UNLIMITED.bytes);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -323,6 +366,8 @@ int main(void)
 		cmocka_unit_test(test_credit_does_not_pile_up),
 		cmocka_unit_test(test_segments_end_a_turn),
 		cmocka_unit_test(test_refills_only_what_was_spent),
+		cmocka_unit_test(test_only_ready_sources_take_turns),
+		cmocka_unit_test(test_nothing_ready_polls_nobody),
 	};
 
 	return cmocka_run_group_tests_name("fair poll pass", tests, NULL, NULL);

@@ -6,7 +6,8 @@
  * (§5.1.4), transmit (§5.1.6.2), receive with and without MRG_RXBUF
  * (§5.1.6.3, §5.1.6.4), 64 KiB TSO segments passed through untouched,
  * flooding of group addresses, unknown unicast reaching no guest, drops,
- * and a guest breaking its rings without disturbing others.
+ * the hint the device keeps for its sidecore's pass, and a guest breaking
+ * its rings without disturbing others.
  *
  * Guests A, B and C share sidecore 0; D is on sidecore 1.
  */
@@ -79,16 +80,23 @@ static void record_interrupt(struct virtio_dev *dev, unsigned int source)
 	g->interrupts[source]++;
 }
 
+/* The driver's features, and its rings laid out in its RAM. */
+static void guest_lay_out(struct guest *g, uint64_t features, struct virtq_layout *rx,
+			  struct virtq_layout *tx)
+{
+	assert_true(virtio_dev_set_features(&g->dev.vdev, features));
+	vring_driver_init(&g->rx, &g->mem, QSIZE, 0, GUEST_MEM / 2);
+	vring_driver_init(&g->tx, &g->mem, QSIZE, GUEST_MEM / 2, GUEST_MEM);
+	*rx = vring_driver_layout(&g->rx);
+	*tx = vring_driver_layout(&g->tx);
+}
+
 /* The driver's bring-up (virtio 1.1 §3.1.1): features, queues, DRIVER_OK. */
 static void guest_configure(struct guest *g, uint64_t features)
 {
 	struct virtq_layout rx, tx;
 
-	assert_true(virtio_dev_set_features(&g->dev.vdev, features));
-	vring_driver_init(&g->rx, &g->mem, QSIZE, 0, GUEST_MEM / 2);
-	vring_driver_init(&g->tx, &g->mem, QSIZE, GUEST_MEM / 2, GUEST_MEM);
-	rx = vring_driver_layout(&g->rx);
-	tx = vring_driver_layout(&g->tx);
+	guest_lay_out(g, features, &rx, &tx);
 	assert_int_equal(virtio_dev_enable_queue(&g->dev.vdev, VIRTIO_NET_RX_QUEUE, &rx), 0);
 	assert_int_equal(virtio_dev_enable_queue(&g->dev.vdev, VIRTIO_NET_TX_QUEUE, &tx), 0);
 	virtio_dev_start(&g->dev.vdev);
@@ -838,6 +846,68 @@ static void test_tx_holdoff_deadline(void **state)
 }
 
 /*
+ * The port's hint (sidecore/port.h): live with its transmitq watched from
+ * DRIVER_OK on; ready while a frame waits there; the receiver dirty until
+ * its flush; the sender dirty until its flush, then due at its held
+ * completion's deadline; a broken device and a reset one are no longer live.
+ */
+static void test_port_hint(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *b = w->g[B];
+	struct sidecore_port *pa = &a->dev.vdev.port, *pb = &b->dev.vdev.port;
+
+	assert_false(pa->live);
+	configure_all(w, ALL);
+	assert_true(pa->live);
+	assert_int_equal(pa->watches, 1);
+	assert_false(sidecore_port_ready(pa));
+	a->dev.tx_holdoff = HOLDOFF;
+	post_rx_buffers(b, 8, 2048);
+	guest_send(w, a, b->mac, 300);
+	assert_true(sidecore_port_ready(pa));
+	assert_int_equal(virtio_net_poll_tx(&a->dev, 32), 1);
+	assert_false(sidecore_port_ready(pa));
+	assert_true(pa->dirty);
+	assert_true(pb->dirty);
+	virtio_net_flush(&b->dev, 1000);
+	assert_false(pb->dirty);
+	virtio_net_flush(&a->dev, 1000);
+	assert_false(pa->dirty);
+	assert_int_equal(pa->deadline, 1000 + HOLDOFF);
+	virtio_net_flush(&a->dev, 1000 + HOLDOFF);
+	assert_false(pa->dirty);
+	assert_int_equal(pa->deadline, 0);
+	assert_int_equal(vring_driver_used_idx(&a->tx), 1);
+	assert_false(pa->busy);
+
+	virtio_dev_fail(&a->dev.vdev);
+	assert_false(pa->live);
+	virtio_dev_reset(&b->dev.vdev);
+	assert_false(pb->live);
+	assert_int_equal(pb->watches, 0);
+}
+
+/* A queue enabled after DRIVER_OK is watched too; the port is live only while active. */
+static void test_port_watch_late_queue(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A];
+	struct sidecore_port *pa = &a->dev.vdev.port;
+	struct virtq_layout rx, tx;
+
+	guest_lay_out(a, ALL, &rx, &tx);
+	assert_int_equal(virtio_dev_enable_queue(&a->dev.vdev, VIRTIO_NET_RX_QUEUE, &rx), 0);
+	virtio_dev_start(&a->dev.vdev);
+	assert_true(pa->live);
+	assert_int_equal(pa->watches, 0);
+	assert_int_equal(virtio_dev_enable_queue(&a->dev.vdev, VIRTIO_NET_TX_QUEUE, &tx), 0);
+	assert_int_equal(pa->watches, 1);
+	guest_send(w, a, w->g[B]->mac, 100);
+	assert_true(sidecore_port_ready(pa));
+}
+
+/*
  * A receive publishes held completions with it; a driver that reclaims them
  * in its receive poll (and moves used_event past them) gets no transmit
  * interrupt at the deadline.
@@ -1184,6 +1254,8 @@ int main(void)
 		T(test_tx_holdoff_rides_on_receive),
 		T(test_tx_holdoff_half_queue),
 		T(test_tx_holdoff_reset),
+		T(test_port_hint),
+		T(test_port_watch_late_queue),
 	};
 	const struct CMUnitTest broken[] = {
 		T(test_malformed_tx_ring),

@@ -7,7 +7,8 @@
  * (virtio 1.1 §5.10.3, §5.10.4), delivery between guests byte for byte,
  * headers cut anywhere, 64 KiB packets cut into 4 KiB receive buffers,
  * spoofed sources, RSTs for CIDs no one has, senders waiting for a
- * receiver's buffers without loss, the echo and discard services on CID 2
+ * receiver's buffers without loss (and busy for its sidecore's pass while
+ * they wait), the echo and discard services on CID 2
  * with their credit, and a guest breaking its rings without disturbing the
  * others.
  */
@@ -705,6 +706,38 @@ static void test_receiver_without_buffers_stalls(void **state)
 	assert_nothing_received(w, b);
 	assert_int_equal(a->dev.stats.packets, 3);
 	assert_int_equal(a->dev.stats.credit_stalls, 2);
+}
+
+/*
+ * The port's hint (sidecore/port.h): the transmitq is watched; a parked
+ * packet keeps the sender busy until it is delivered, and what a pass
+ * hands back leaves both ports dirty until their flush.
+ */
+static void test_port_hint(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *b = w->g[B];
+	struct sidecore_port *pa = &a->dev.vdev.port, *pb = &b->dev.vdev.port;
+
+	configure_all(w, ALL);
+	assert_true(pa->live);
+	assert_int_equal(pa->watches, 1);
+	assert_false(sidecore_port_ready(pa));
+	guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_RW, 100);
+	assert_true(sidecore_port_ready(pa));
+	assert_int_equal(virtio_vsock_poll_tx(&a->dev, 32), 1);
+	assert_int_equal(a->dev.parked_count, 1);
+	assert_true(pa->busy);
+	assert_false(pa->dirty);
+	post_rx_buffers(b, 1);
+	assert_int_equal(virtio_vsock_poll_tx(&a->dev, 32), 1);
+	assert_false(pa->busy);
+	assert_true(pa->dirty);
+	assert_true(pb->dirty);
+	run_pass(w);
+	assert_false(pa->dirty);
+	assert_false(pb->dirty);
+	assert_false(sidecore_port_ready(pa));
 }
 
 /*
@@ -2120,6 +2153,7 @@ int main(void)
 		T(test_seqpacket_to_receiver_without_it),
 		T(test_receiver_without_buffers_stalls),
 		T(test_parked_lets_others_pass),
+		T(test_port_hint),
 		T(test_rsts_give_way_to_a_waiting_stream),
 		T(test_partial_room_taken_back),
 		T(test_rst_dropped_without_buffers),
