@@ -181,12 +181,22 @@ static void guest_virtio_print_counters(const struct sidecore_port *port, unsign
 		vdev->print_counters(vdev, sidecore);
 }
 
+static void guest_virtio_print_stat(const struct sidecore_port *port, unsigned int sidecore,
+				    uint64_t tsc)
+{
+	const struct virtio_dev *vdev = to_port_owner(port)->vdev;
+
+	if (vdev->print_stat)
+		vdev->print_stat(vdev, sidecore, tsc);
+}
+
 /* The one port every sidecore-served model is polled through. */
 static const struct sidecore_port_ops guest_virtio_port_ops = {
 	.live = guest_virtio_live,
 	.poll = guest_virtio_poll,
 	.flush = guest_virtio_flush,
 	.print_counters = guest_virtio_print_counters,
+	.print_stat = guest_virtio_print_stat,
 };
 
 /* The registered gv's model, function and port; NULL, or why not. */

@@ -92,6 +92,8 @@ struct virtio_dev {
 	void *ctx;			/* the glue's */
 	/* The counters hook: the glue's, NULL for none; prints the device's line(s). */
 	void (*print_counters)(const struct virtio_dev *dev, unsigned int sidecore);
+	/* The live counters hook: the glue's, NULL for none; one "stat:" line read at tsc. */
+	void (*print_stat)(const struct virtio_dev *dev, unsigned int sidecore, uint64_t tsc);
 	/* The start hook: the glue's, NULL for none; runs once DRIVER_OK started the device. */
 	void (*started)(struct virtio_dev *dev);
 };
