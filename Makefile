@@ -101,6 +101,9 @@ $(B)/tests/%: $(B)/host/tests/unit/%.c.o $(patsubst %,$(B)/host/%.o,$(UNIT_EXTRA
 	@mkdir -p $(dir $@)
 	$(HOSTCC) $(SAN_FLAGS) -pthread -o $@ $^ -lcmocka
 
+# test_stat_parse reads the console the way `sidecore stat` does.
+$(B)/tests/test_stat_parse: $(B)/host/tools/sidecore/stat_parse.c.o
+
 $(B)/fuzz/%: tests/fuzz/%.c $(PURE_SRCS) $(HOST_LOG) | $(UAPI_STAMP)
 	@mkdir -p $(dir $@)
 	$(FUZZCC) -std=gnu11 -g -O1 -Ihv -I. -isystem $(B)/uapi -DFUZZING -fsanitize=fuzzer,address,undefined \
