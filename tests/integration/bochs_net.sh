@@ -149,7 +149,7 @@ for name in ("alpha", "beta"):
         bad.append("port " + name)
     if ("vsock", name) not in ports:
         bad.append("vsock " + name)
-sc = [c for c in s["sidecores"] if c["index"] == "0"]
+sc = [c for c in s["sidecores"] if c["index"] == 0]
 if not sc or sc[0]["busy"] <= 0 or sc[0]["packets"] <= 0:
     bad.append("sidecore 0")
 else:

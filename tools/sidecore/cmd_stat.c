@@ -176,8 +176,8 @@ static void stat_print_json(const struct stat_rates *r)
 
 		if (strcmp(item->kind, "sidecore"))
 			continue;
-		printf("%s\n  {\"index\": ", sep);
-		stat_json_string(item->name);
+		/* A sidecore line is named by its number. */
+		printf("%s\n  {\"index\": %lu", sep, strtoul(item->name, NULL, 10));
 		printf(", \"cpu\": %.0f, \"seconds\": %.6f, \"busy\": %.6f, \"packets\": %.3f}",
 		       stat_rate_value(item, "cpu"), item->seconds,
 		       stat_rate_value(item, "busy_tsc") / (double)r->hz,
