@@ -4,7 +4,8 @@
 # check_sidecore_cli.sh - `sidecore check`, `sidecore plan` and `sidecore stat` as a user
 # runs them: exit statuses, the summary line, errors with line and key, the
 # plan of the demo config on real machines, check placing a file on one, and
-# stat on a recorded log excerpt and on a pseudo-terminal.
+# stat on a recorded log excerpt, on a pseudo-terminal and on
+# tools/console-pty's operator terminal.
 # Prints TAP; exits 1 if any test fails. Needs build/tools/sidecore.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -289,6 +290,36 @@ print("typed", typed.decode().strip())
 PY
 status=$?
 check "stat: on a terminal it types stat on and reads the samples back" status_is 0
+
+# The operator's pty of tools/console-pty (run-bochs --operator): the tool
+# attaches there while the emulator's side keeps writing the log.
+python3 - "$tool" "$excerpt" "$work" >"$work/out" 2>"$work/err" <<'PY'
+import json, os, select, subprocess, sys, time
+tool, excerpt, work = sys.argv[1:]
+pty = subprocess.Popen(["tools/console-pty", "--operator", work + "/op", work + "/console.log",
+                        work + "/emu"])
+try:
+    for _ in range(50):
+        if os.path.exists(work + "/op") and os.path.exists(work + "/emu"):
+            break
+        time.sleep(0.1)
+    emu = os.open(open(work + "/emu").read().strip(), os.O_RDWR | os.O_NOCTTY)
+    stat = subprocess.Popen([tool, "stat", "--once", "--json", open(work + "/op").read().strip()],
+                            stdout=subprocess.PIPE)
+    typed = b""
+    while b"stat on\r" not in typed:
+        if not select.select([emu], [], [], 10)[0]:
+            sys.exit("stat on never reached the emulator's side")
+        typed += os.read(emu, 100)
+    os.write(emu, open(excerpt, "rb").read().replace(b"\n", b"\r\n"))
+    out = json.loads(stat.communicate(timeout=10)[0])
+    assert stat.returncode == 0 and out["sidecores"][0]["packets"] == 4000, out
+    assert b"stat: end 2" in open(work + "/console.log", "rb").read()
+finally:
+    pty.kill()
+PY
+status=$?
+check "stat: through console-pty's operator pty, the log still written" status_is 0
 
 # --- help ----------------------------------------------------------------------
 
