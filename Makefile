@@ -51,7 +51,7 @@ FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRCS))
 FUZZ_LONG_SECONDS := $(if $(filter undefined,$(origin FUZZ_SECONDS)),600,$(FUZZ_SECONDS))
 FUZZ_SECONDS ?= 60
 
-.PHONY: all iso setup demo check check-unit check-fuzz check-boot check-vmx check-smp soak clean fuzz fuzz-long
+.PHONY: all iso setup demo plots check check-unit check-fuzz check-boot check-vmx check-smp soak clean fuzz fuzz-long
 all: $(B)/sidecore.elf $(B)/tools/sidecore
 
 # --- Linux UAPI headers ----------------------------------------------------
@@ -101,6 +101,9 @@ $(B)/tests/%: $(B)/host/tests/unit/%.c.o $(patsubst %,$(B)/host/%.o,$(UNIT_EXTRA
 	@mkdir -p $(dir $@)
 	$(HOSTCC) $(SAN_FLAGS) -pthread -o $@ $^ -lcmocka
 
+# test_stat_parse reads the console the way `sidecore stat` does.
+$(B)/tests/test_stat_parse: $(B)/host/tools/sidecore/stat_parse.c.o
+
 $(B)/fuzz/%: tests/fuzz/%.c $(PURE_SRCS) $(HOST_LOG) | $(UAPI_STAMP)
 	@mkdir -p $(dir $@)
 	$(FUZZCC) -std=gnu11 -g -O1 -Ihv -I. -isystem $(B)/uapi -DFUZZING -fsanitize=fuzzer,address,undefined \
@@ -122,6 +125,10 @@ setup:
 
 demo: setup
 	tools/demo
+
+# The figures of docs/results.md, drawn again from its tables (docs/img/).
+plots:
+	tools/bench --plot
 
 # make check runs each fuzzer briefly; make check-fuzz gives each a minute.
 CHECK_FUZZ_SECONDS ?= 20

@@ -41,6 +41,7 @@ static unsigned int drainer = NO_DRAINER;
 static bool drain_requested;
 
 static void (*input_line)(const char *text);
+static bool (*drain_tick)(void);	/* the drainer's own: read and set only there */
 static bool input_waiting;	/* set by the UART's interrupt, taken by the drainer */
 /* The UART's interrupt went to a drainer that panicked: its heir reads on every pass. */
 static bool input_polled;
@@ -112,18 +113,22 @@ void console_enable_input(void (*line)(const char *text))
  * writes at most the transmit FIFO's depth, so the sidecore poll loop calls
  * this every pass at no real cost.
  *
- * Also reads what the operator typed, a burst at a time (console_enable_input()).
+ * Also reads what the operator typed, a burst at a time (console_enable_input()),
+ * and first runs the tick, if one is set (console_set_tick()).
  *
- * Return: true while output or typed input is left for a later pass (the
- * caller must not halt); false when there is none or this core is not the
- * drainer. An empty ring means a later line wakes the drainer with an IPI.
+ * Return: true while output or typed input is left for a later pass, or the
+ * tick wants passes (the caller must not halt); false when there is none or
+ * this core is not the drainer. An empty ring means a later line wakes the drainer with an IPI.
  */
 bool console_drain(void)
 {
 	unsigned int room;
+	bool ticking = false;
 
 	if (__atomic_load_n(&drainer, __ATOMIC_RELAXED) != this_cpu()->cpu)
 		return false;
+	if (drain_tick)
+		ticking = drain_tick();
 	/* A plain load first: this runs on every pass of a sidecore's loop. */
 	if (input_line && (__atomic_load_n(&input_waiting, __ATOMIC_RELAXED) ||
 			   __atomic_load_n(&input_polled, __ATOMIC_RELAXED))) {
@@ -147,7 +152,13 @@ bool console_drain(void)
 	 * Families"); an appender publishes its line before it tests the flag.
 	 */
 	(void)__atomic_exchange_n(&drain_requested, false, __ATOMIC_SEQ_CST);
-	return !log_ring_empty(&ring) || __atomic_load_n(&input_waiting, __ATOMIC_RELAXED);
+	return !log_ring_empty(&ring) || __atomic_load_n(&input_waiting, __ATOMIC_RELAXED) ||
+	       ticking;
+}
+
+void console_set_tick(bool (*tick)(void))
+{
+	drain_tick = tick;
 }
 
 void console_set_drainer(unsigned int cpu)

@@ -52,6 +52,16 @@ void console_set_drainer(unsigned int cpu);
 /* On the drainer, writes what the UART takes now; true while output is left. */
 bool console_drain(void);
 
+/**
+ * console_set_tick() - run a function on each pass of the drainer's loop
+ * @tick: called first in console_drain() on the drainer, NULL for none;
+ *        while it returns true the drainer does not halt
+ *
+ * Set on the drainer itself (from a typed line): the periodic counters of
+ * docs/operator.md, "Live counters".
+ */
+void console_set_tick(bool (*tick)(void));
+
 #define CONSOLE_INPUT_MAX 80	/* longest command line, terminator included */
 
 /**

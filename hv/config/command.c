@@ -11,13 +11,15 @@ static const struct {
 	const char *word;
 	enum command_verb verb;
 	bool takes_guest;
+	bool takes_switch;	/* on or off */
 } command_words[] = {
-	{ "help", COMMAND_HELP, false },
-	{ "guests", COMMAND_GUESTS, false },
-	{ "counters", COMMAND_COUNTERS, false },
-	{ "stop", COMMAND_STOP, true },
-	{ "start", COMMAND_START, true },
-	{ "restart", COMMAND_RESTART, true },
+	{ "help", COMMAND_HELP, false, false },
+	{ "guests", COMMAND_GUESTS, false, false },
+	{ "counters", COMMAND_COUNTERS, false, false },
+	{ "stop", COMMAND_STOP, true, false },
+	{ "start", COMMAND_START, true, false },
+	{ "restart", COMMAND_RESTART, true, false },
+	{ "stat", COMMAND_STAT, false, true },
 };
 
 #define COMMAND_WORDS_MAX 3	/* one more than any command has, to see the excess */
@@ -59,16 +61,23 @@ bool command_parse(const char *line, struct command *cmd, char *error, unsigned 
 	}
 	for (unsigned int i = 0; i < sizeof(command_words) / sizeof(command_words[0]); i++) {
 		const char *w = command_words[i].word;
+		bool takes_one = command_words[i].takes_guest || command_words[i].takes_switch;
 
 		if (strcmp(w, word[0]))
 			continue;
-		if (n != (command_words[i].takes_guest ? 2u : 1u)) {
+		if (command_words[i].takes_switch &&
+		    (n != 2 || (strcmp(word[1], "on") && strcmp(word[1], "off")))) {
+			snprintf(error, error_size, "%s takes on or off", w);
+			return false;
+		}
+		if (n != (takes_one ? 2u : 1u)) {
 			snprintf(error, error_size, command_words[i].takes_guest ?
 				 "%s takes one guest name" : "%s takes no argument", w);
 			return false;
 		}
 		cmd->verb = command_words[i].verb;
 		cmd->guest[0] = '\0';
+		cmd->stat_on = command_words[i].takes_switch && !strcmp(word[1], "on");
 		if (command_words[i].takes_guest) {
 			if (strlen(word[1]) >= sizeof(cmd->guest)) {
 				snprintf(error, error_size, "guest name '%s' is too long", word[1]);

@@ -17,11 +17,13 @@ enum command_verb {
 	COMMAND_STOP,
 	COMMAND_START,
 	COMMAND_RESTART,
+	COMMAND_STAT,
 };
 
 struct command {
 	enum command_verb verb;
 	char guest[CONFIG_NAME_MAX];	/* for stop, start and restart */
+	bool stat_on;			/* for stat: on, or off */
 };
 
 /**
@@ -32,7 +34,8 @@ struct command {
  * @error_size: room in @error
  *
  * Words are separated by spaces. "help", "guests" and "counters" take no
- * argument; "stop", "start" and "restart" take one guest name.
+ * argument; "stop", "start" and "restart" take one guest name; "stat"
+ * takes "on" or "off".
  *
  * Return: true if @line is a command.
  */

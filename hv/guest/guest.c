@@ -172,6 +172,31 @@ void guest_print_counters(const struct guest *g)
 	}
 }
 
+void guest_print_stat(const struct guest *g)
+{
+	uint64_t exits[EXIT_REASON_COUNT] = { 0 };
+	uint64_t total = 0, irqs = 0;
+	uint64_t tsc = rdtsc();
+	char line[512];
+	int len;
+
+	for (unsigned int i = 0; i < g->vcpu_count; i++) {
+		const struct vcpu *v = &g->vcpu[i];
+
+		total += v->exits_total;
+		irqs += v->irqs_sent;
+		for (unsigned int r = 0; r < EXIT_REASON_COUNT; r++)
+			exits[r] += v->exits[r];
+	}
+	len = snprintf(line, sizeof(line), "stat: guest %s tsc %lu state %s exits %lu irqs %lu",
+		       g->name, tsc, guest_state_name(g->state), total, irqs);
+	for (unsigned int r = 0; r < EXIT_REASON_COUNT && len < (int)sizeof(line); r++)
+		if (exits[r])
+			len += snprintf(line + len, sizeof(line) - len, " %s=%lu",
+					vmcs_exit_reason_name(r), exits[r]);
+	printk("%s\n", line);
+}
+
 /*
  * A vCPU's core carries nothing of one guest (or of the host) into the
  * next guest's life: its APIC is scrubbed before every life and after the

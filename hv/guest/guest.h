@@ -161,6 +161,16 @@ void guest_print_counters(const struct guest *guest);
  */
 const char *guest_state_name(enum guest_state state);
 
+/**
+ * guest_print_stat() - print a guest's one "stat:" line
+ * @guest: the guest
+ *
+ * Its exits, by reason, and the interrupts sent to it, summed over its
+ * vCPUs and read without locks at the TSC the line carries
+ * (docs/operator.md, "Live counters").
+ */
+void guest_print_stat(const struct guest *guest);
+
 /* vcpu_memory.c: guest memory as the hypervisor reaches it. */
 
 /**

@@ -71,6 +71,16 @@ static void guest_net_print_counters(const struct virtio_dev *vdev, unsigned int
 	}
 }
 
+/* Every drop counts once: tx_drops already holds its reasons (docs/data-path.md, "Counters"). */
+static void guest_net_print_stat(const struct virtio_dev *vdev, unsigned int sidecore, uint64_t tsc)
+{
+	const struct net_port_stats *s = &to_net(vdev)->port.stats;
+
+	printk("stat: port %s tsc %lu sidecore %u rx_packets %lu rx_bytes %lu tx_packets %lu "
+	       "tx_bytes %lu drops %lu\n", vdev->name, tsc, sidecore, s->rx_packets, s->rx_bytes,
+	       s->tx_packets, s->tx_bytes, s->tx_drops + s->rx_drops);
+}
+
 void guest_net_print_own_counters(const struct guest *g)
 {
 	const struct guest_virtio *gv = guest_virtio_find(g, &virtio_net_ops);
@@ -102,6 +112,7 @@ bool guest_net_create(struct guest *g, struct sidecore *sc, const uint8_t mac[6]
 		return false;
 	net = to_net(gv->vdev);
 	gv->vdev->print_counters = guest_net_print_counters;
+	gv->vdev->print_stat = guest_net_print_stat;
 	gv->unlink = guest_net_unlink;
 	net->port.wire = wire;
 	net_port_storm_init(&net->port, storm[0], storm[1], tsc_hz());

@@ -86,6 +86,16 @@ static void guest_vsock_print_counters(const struct virtio_dev *vdev, unsigned i
 	       s->echoed, s->discarded, s->held, gv->pci.kicks, gv->bad_msi);
 }
 
+/* What the device sent: its counters count deliveries, not receptions. */
+static void guest_vsock_print_stat(const struct virtio_dev *vdev, unsigned int sidecore,
+				   uint64_t tsc)
+{
+	const struct virtio_vsock_stats *s = &to_vsock(vdev)->stats;
+
+	printk("stat: vsock %s tsc %lu sidecore %u tx_packets %lu tx_bytes %lu drops %lu\n",
+	       vdev->name, tsc, sidecore, s->packets, s->bytes, s->dropped);
+}
+
 /*
  * CID 2's counters service: the asking guest's own lines of the counters
  * snapshot (docs/data-path.md, "Counters"), its vCPUs', its NIC's and its
@@ -128,6 +138,7 @@ bool guest_vsock_create(struct guest *g, struct sidecore *sc, uint32_t cid)
 	if (!gv)
 		return false;
 	gv->vdev->print_counters = guest_vsock_print_counters;
+	gv->vdev->print_stat = guest_vsock_print_stat;
 	gv->unlink = guest_vsock_unlink;
 	if (virtio_vsock_table_add(params.table, to_vsock(gv->vdev)))
 		return true;

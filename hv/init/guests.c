@@ -194,6 +194,14 @@ void guests_print_counters(unsigned int tag)
 	printk("counters: end tag %u\n", tag);
 }
 
+bool guests_print_stat(unsigned int index)
+{
+	if (index >= guest_count)
+		return false;
+	guest_print_stat(&guests[index]);
+	return true;
+}
+
 struct guest *guests_find(const char *name)
 {
 	for (unsigned int i = 0; i < guest_count; i++)

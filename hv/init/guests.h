@@ -51,6 +51,14 @@ void guests_print_summary(const struct topology *topo);
 void guests_print_counters(unsigned int tag);
 
 /**
+ * guests_print_stat() - print one guest's "stat:" line
+ * @index: the guest's place in the config
+ *
+ * Return: false, printing nothing, when there are not that many guests.
+ */
+bool guests_print_stat(unsigned int index);
+
+/**
  * guests_start() - send every sidecore and vCPU core off to work
  *
  * Wakes them from their idle loop with an IPI; the caller, if a sidecore,

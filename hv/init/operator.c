@@ -13,6 +13,7 @@
 #include "guest/guest.h"
 #include "init/guests.h"
 #include "init/operator.h"
+#include "init/stat.h"
 
 #define COM1_IRQ 4	/* the PC's ISA line for the first serial port */
 
@@ -58,13 +59,16 @@ static void operator_line(const char *text)
 	}
 	switch (cmd.verb) {
 	case COMMAND_HELP:
-		printk("operator: commands: guests | counters | stop NAME | start NAME | restart NAME\n");
+		printk("operator: commands: guests | counters | stat on|off | stop NAME | start NAME | restart NAME\n");
 		return;
 	case COMMAND_GUESTS:
 		guests_print_list();
 		return;
 	case COMMAND_COUNTERS:
 		guests_print_counters(0);
+		return;
+	case COMMAND_STAT:
+		stat_switch(cmd.stat_on);
 		return;
 	default:
 		g = guests_find(cmd.guest);

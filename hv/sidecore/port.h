@@ -17,8 +17,8 @@
 struct sidecore_port;
 
 /*
- * Every operation runs on the sidecore's core with its lock held, the lock
- * that also guards the device against its vCPUs.
+ * Every operation but print_stat runs on the sidecore's core with its lock
+ * held, the lock that also guards the device against its vCPUs.
  */
 struct sidecore_port_ops {
 	/*
@@ -30,6 +30,12 @@ struct sidecore_port_ops {
 	void (*flush)(struct sidecore_port *port, uint64_t now);
 	/* Prints the port's counters line(s), tagged with the serving sidecore's number. */
 	void (*print_counters)(const struct sidecore_port *port, unsigned int sidecore);
+	/*
+	 * Prints the port's one "stat:" line (docs/operator.md), its counters
+	 * read at TSC tsc; NULL for none. Runs on the console's drainer without
+	 * the lock, reading what the pass writes, as print_counters may.
+	 */
+	void (*print_stat)(const struct sidecore_port *port, unsigned int sidecore, uint64_t tsc);
 };
 
 /*

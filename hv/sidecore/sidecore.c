@@ -186,6 +186,28 @@ static void sidecore_print_profile(const struct sidecore *sc)
 	}
 }
 
+bool sidecore_print_stat(unsigned int index)
+{
+	if (index >= sidecore_count)
+		return false;
+	printk("stat: sidecore %u tsc %lu cpu %u busy_tsc %lu packets %lu\n", index, rdtsc(),
+	       sidecores[index].cpu, sidecores[index].busy_tsc,
+	       net_switch.sidecore[index].packets);
+	return true;
+}
+
+bool sidecore_print_port_stat(unsigned int index, unsigned int port)
+{
+	const struct sidecore_port *p;
+
+	if (index >= sidecore_count || port >= sidecores[index].port_count)
+		return false;
+	p = sidecores[index].port[port];
+	if (p->ops->print_stat)
+		p->ops->print_stat(p, index, rdtsc());
+	return true;
+}
+
 void sidecore_print_counters(void)
 {
 	for (unsigned int i = 0; i < sidecore_count; i++) {

@@ -154,4 +154,26 @@ void sidecore_run(struct sidecore *sc) __attribute__((noreturn));
  */
 void sidecore_print_counters(void);
 
+/**
+ * sidecore_print_stat() - print one sidecore's "stat:" line
+ * @index: the sidecore's switch number
+ *
+ * Its busy TSC time and packets, read without its lock (docs/operator.md,
+ * "Live counters").
+ *
+ * Return: false, printing nothing, when there is no such sidecore.
+ */
+bool sidecore_print_stat(unsigned int index);
+
+/**
+ * sidecore_print_port_stat() - print one attached port's "stat:" line
+ * @index: the sidecore's switch number
+ * @port: the port's place among the sidecore's
+ *
+ * A port without a stat line prints nothing.
+ *
+ * Return: false when there is no such sidecore or port.
+ */
+bool sidecore_print_port_stat(unsigned int index, unsigned int port);
+
 #endif

@@ -240,10 +240,22 @@ static void uplink_print_counters(const struct sidecore_port *port, unsigned int
 	       u->nic.link_up ? "up" : "down", u->link_changes);
 }
 
+static void uplink_print_stat(const struct sidecore_port *port, unsigned int sidecore,
+			      uint64_t tsc)
+{
+	const struct uplink_queue *uq = container_of(port, struct uplink_queue, port);
+	const struct nic_queue_stats *q = &uq->u->nic.stats[uq->q];
+
+	printk("stat: nic %s/%u tsc %lu sidecore %u rx_packets %lu rx_bytes %lu tx_packets %lu "
+	       "tx_bytes %lu drops %lu\n", uq->u->addr_text, uq->q, tsc, sidecore, q->rx_packets,
+	       q->rx_bytes, q->tx_packets, q->tx_bytes, q->rx_drops + q->tx_drops);
+}
+
 static const struct sidecore_port_ops uplink_port_ops = {
 	.poll = uplink_poll,
 	.flush = uplink_flush,
 	.print_counters = uplink_print_counters,
+	.print_stat = uplink_print_stat,
 };
 
 /*

@@ -136,6 +136,14 @@ void virtio_dev_port_counters(const struct sidecore_port *port, unsigned int sid
 		dev->print_counters(dev, sidecore);
 }
 
+void virtio_dev_port_stat(const struct sidecore_port *port, unsigned int sidecore, uint64_t tsc)
+{
+	const struct virtio_dev *dev = container_of(port, const struct virtio_dev, port);
+
+	if (dev->print_stat)
+		dev->print_stat(dev, sidecore, tsc);
+}
+
 uint32_t virtio_dev_read_config(const struct virtio_dev *dev, unsigned int offset,
 				unsigned int size)
 {

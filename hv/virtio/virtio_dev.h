@@ -103,6 +103,8 @@ struct virtio_dev {
 	void *ctx;			/* the glue's */
 	/* The counters hook: the glue's, NULL for none; prints the device's line(s). */
 	void (*print_counters)(const struct virtio_dev *dev, unsigned int sidecore);
+	/* The live counters hook: the glue's, NULL for none; one "stat:" line read at tsc. */
+	void (*print_stat)(const struct virtio_dev *dev, unsigned int sidecore, uint64_t tsc);
 	/* The start hook: the glue's, NULL for none; runs once DRIVER_OK started the device. */
 	void (*started)(struct virtio_dev *dev);
 	struct sidecore_port port;	/* what a sidecore polls; its ops are ops->port_ops */
@@ -219,6 +221,16 @@ void virtio_dev_serve_kick(struct virtio_dev *dev, struct virtq *vq, virtio_dev_
  * Runs the glue's counters hook, if it set one.
  */
 void virtio_dev_port_counters(const struct sidecore_port *port, unsigned int sidecore);
+
+/**
+ * virtio_dev_port_stat() - a device port's print_stat
+ * @port: the port of a struct virtio_dev
+ * @sidecore: the serving sidecore's number
+ * @tsc: the sample's time stamp
+ *
+ * Runs the glue's stat hook, if it set one.
+ */
+void virtio_dev_port_stat(const struct sidecore_port *port, unsigned int sidecore, uint64_t tsc);
 
 static inline bool virtio_dev_needs_reset(const struct virtio_dev *dev)
 {

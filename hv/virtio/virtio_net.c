@@ -734,6 +734,7 @@ static const struct sidecore_port_ops virtio_net_port_ops = {
 	.poll = virtio_net_port_poll,
 	.flush = virtio_net_port_flush,
 	.print_counters = virtio_dev_port_counters,
+	.print_stat = virtio_dev_port_stat,
 };
 
 /* Each usable pair's transmitq, and the control queue after them (§5.1.2). */

@@ -882,6 +882,7 @@ static const struct sidecore_port_ops virtio_vsock_port_ops = {
 	.poll = virtio_vsock_port_poll,
 	.flush = virtio_vsock_port_flush,
 	.print_counters = virtio_dev_port_counters,
+	.print_stat = virtio_dev_port_stat,
 };
 
 static uint64_t virtio_vsock_polled_queues(const struct virtio_dev *vdev)

@@ -15,7 +15,10 @@
 #                beta's third 64 MiB stream: each arrives whole and in
 #                order; then beta runs Linux's vsock test suite
 #                (vsock_test) against alpha: every test that runs passes.
-#                Then beta triple-faults
+#                The operator's live counters run from netperf's start to
+#                TCP_RR's end: `sidecore stat --once --json` on the
+#                finished log shows both guests, their ports and the
+#                sidecore moving packets. Then beta triple-faults
 #                and stays stopped (on_crash = stop) while alpha's
 #                heartbeat goes on, and alpha powers off cleanly.
 #   twosidecores corei7_haswell_4770, 4 CPUs, sidecores = 0, 1: the guests
@@ -119,14 +122,55 @@ check_tests() {
 	done
 }
 
+# check_stat SCENARIO: `sidecore stat --once --json` on the finished log takes
+# its last two samples, from TCP_RR's last second (docs/operator.md, "Live
+# counters"): each guest sends, receives and takes interrupts, each guest
+# NIC carries packets both ways, each vsock device is listed, and the
+# sidecore is busy forwarding.
+check_stat() {
+	local json=$out/$1-stat.json figures
+	build/tools/sidecore stat --once --json $out/$1.log >$json 2>$out/$1-stat.err
+	tap_result $? "$1: sidecore stat --once --json reads the finished log"
+	figures=$(python3 - "$json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+bad, seen = [], []
+guests = {g["name"]: g for g in s["guests"]}
+ports = {(p["kind"], p["name"]): p for p in s["ports"]}
+for name in ("alpha", "beta"):
+    g = guests.get(name)
+    if not g or min(g["rx_packets"], g["tx_packets"], g["irqs"]) <= 0:
+        bad.append("guest " + name)
+    else:
+        seen.append("%s %.0f exits/s %.0f irqs/s %.0f/%.0f pkt/s" % (
+            name, g["exits"], g["irqs"], g["rx_packets"], g["tx_packets"]))
+    p = ports.get(("port", name))
+    if not p or min(p["rx_packets"], p["tx_packets"]) <= 0:
+        bad.append("port " + name)
+    if ("vsock", name) not in ports:
+        bad.append("vsock " + name)
+sc = [c for c in s["sidecores"] if c["index"] == 0]
+if not sc or sc[0]["busy"] <= 0 or sc[0]["packets"] <= 0:
+    bad.append("sidecore 0")
+else:
+    seen.append("sidecore 0 %.1f%% busy %.0f pkt/s" % (100 * sc[0]["busy"], sc[0]["packets"]))
+print("; ".join(seen) + ("; zero or missing: " + ", ".join(bad) if bad else ""))
+sys.exit(1 if bad else 0)
+PY
+)
+	tap_result $? "$1: stat shows every guest, port and the sidecore moving packets (${figures:-no JSON})"
+}
+
 scenario_haswell() {
 	local log=$out/haswell.log
-	run_bench haswell corei7_haswell_4770 3 --until "guest beta: crashed" --until "guest alpha: stopped"
+	run_bench haswell corei7_haswell_4770 3 --until "guest beta: crashed" --until "guest alpha: stopped" \
+		--send "bench: waiting for=>stat on" --send "bench: TCP_RR 1024 tags=>stat off"
 	check_platform $log alpha 192
 	check_platform $log beta 192
 	check_rng $log
 	tap_line $log '\[beta\] ping: loss 0%' "haswell: ping, 0% loss"
 	check_tests haswell TCP_RR UDP_RR TCP_STREAM TCP_MAERTS
+	check_stat haswell
 	clean $out/haswell.log | grep -q '^counters: profile sidecore 0 hz [0-9]* samples [1-9][0-9]* outside 0$'
 	tap_result $? "haswell: the sidecore's profile has samples, all inside the text"
 	top=$(field haswell TCP_STREAM 8)

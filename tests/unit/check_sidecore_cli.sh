@@ -1,9 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 #
-# check_sidecore_cli.sh - `sidecore check` and `sidecore plan` as a user
+# check_sidecore_cli.sh - `sidecore check`, `sidecore plan` and `sidecore stat` as a user
 # runs them: exit statuses, the summary line, errors with line and key, the
-# plan of the demo config on real machines, and check placing a file on one.
+# plan of the demo config on real machines, check placing a file on one, and
+# stat on a recorded log excerpt, on a pseudo-terminal and on
+# tools/console-pty's operator terminal.
 # Prints TAP; exits 1 if any test fails. Needs build/tools/sidecore.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -250,11 +252,80 @@ check "check: --mem without a machine is a usage error" status_is 2
 run check "$demo" "$work/no-such-machine"
 check "check: unreadable tables exit 2" status_is 2
 
+# --- stat ----------------------------------------------------------------------
+
+excerpt=tests/data/stat/haswell-excerpt.log
+run stat --once "$excerpt"
+check "stat: a finished log gives its last two samples' rates" status_is 0
+check "stat: a guest's exits, interrupts and traffic per second" \
+	eval 'grep -qE "^alpha +running +100\.0 +500\.0 +2000\.0 +200000 +2000\.0 +200000 +2\.0$" "$work/out"'
+check "stat: a sidecore's busy share" eval 'grep -qE "^0 +0 +50\.0% +4000\.0$" "$work/out"'
+run stat --once --json "$excerpt"
+check "stat: --json is JSON" python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$work/out"
+head -n 12 "$excerpt" >"$work/one-sample.log"
+run stat --once "$work/one-sample.log"
+check "stat: one sample is not enough: exit 1" status_is 1
+check "stat: says how to start them" err_has "fewer than two whole stat: samples (stat on at the console starts them)"
+run stat --once
+check "stat: no console is a usage error" status_is 2
+run stat --once "$work/no-such-log"
+check "stat: an unreadable console exits 2" status_is 2
+
+# A console on a pseudo-terminal: the tool types `stat on`, then shows the
+# rates of the first two samples that follow.
+python3 - "$tool" "$excerpt" >"$work/out" 2>"$work/err" <<'PY'
+import json, os, select, subprocess, sys
+master, slave = os.openpty()
+tool = subprocess.Popen([sys.argv[1], "stat", "--once", "--json", os.ttyname(slave)],
+                        stdout=subprocess.PIPE)
+typed = b""
+while b"stat on\r" not in typed:
+    if not select.select([master], [], [], 10)[0]:
+        sys.exit("nothing typed")
+    typed += os.read(master, 100)
+os.write(master, open(sys.argv[2], "rb").read().replace(b"\n", b"\r\n"))
+out = json.loads(tool.communicate(timeout=10)[0])
+assert tool.returncode == 0 and out["guests"][0]["exits"] == 100, out
+print("typed", typed.decode().strip())
+PY
+status=$?
+check "stat: on a terminal it types stat on and reads the samples back" status_is 0
+
+# The operator's pty of tools/console-pty (run-bochs --operator): the tool
+# attaches there while the emulator's side keeps writing the log.
+python3 - "$tool" "$excerpt" "$work" >"$work/out" 2>"$work/err" <<'PY'
+import json, os, select, subprocess, sys, time
+tool, excerpt, work = sys.argv[1:]
+pty = subprocess.Popen(["tools/console-pty", "--operator", work + "/op", work + "/console.log",
+                        work + "/emu"])
+try:
+    for _ in range(50):
+        if os.path.exists(work + "/op") and os.path.exists(work + "/emu"):
+            break
+        time.sleep(0.1)
+    emu = os.open(open(work + "/emu").read().strip(), os.O_RDWR | os.O_NOCTTY)
+    stat = subprocess.Popen([tool, "stat", "--once", "--json", open(work + "/op").read().strip()],
+                            stdout=subprocess.PIPE)
+    typed = b""
+    while b"stat on\r" not in typed:
+        if not select.select([emu], [], [], 10)[0]:
+            sys.exit("stat on never reached the emulator's side")
+        typed += os.read(emu, 100)
+    os.write(emu, open(excerpt, "rb").read().replace(b"\n", b"\r\n"))
+    out = json.loads(stat.communicate(timeout=10)[0])
+    assert stat.returncode == 0 and out["sidecores"][0]["packets"] == 4000, out
+    assert b"stat: end 2" in open(work + "/console.log", "rb").read()
+finally:
+    pty.kill()
+PY
+status=$?
+check "stat: through console-pty's operator pty, the log still written" status_is 0
+
 # --- help ----------------------------------------------------------------------
 
 run help
-check "help lists check and plan" \
-	eval 'out_has "check [--mem MIB] CONFIG [ACPI]" && out_has "plan [--mem MIB] CONFIG ACPI"'
+check "help lists check, plan and stat" \
+	eval 'out_has "check [--mem MIB] CONFIG [ACPI]" && out_has "plan [--mem MIB] CONFIG ACPI" && out_has "stat [--once] [--json] CONSOLE"'
 
 echo "1..$count"
 [ "$failed" -eq 0 ]

@@ -62,6 +62,23 @@ static void test_wrong_argument_count(void **state)
 	assert_string_equal(error, "help takes no argument");
 }
 
+static void test_stat_switch(void **state)
+{
+	(void)state;
+	assert_true(parse("stat on"));
+	assert_int_equal(cmd.verb, COMMAND_STAT);
+	assert_true(cmd.stat_on);
+	assert_true(parse(" stat  off"));
+	assert_int_equal(cmd.verb, COMMAND_STAT);
+	assert_false(cmd.stat_on);
+	assert_false(parse("stat"));
+	assert_string_equal(error, "stat takes on or off");
+	assert_false(parse("stat maybe"));
+	assert_string_equal(error, "stat takes on or off");
+	assert_false(parse("stat on off"));
+	assert_string_equal(error, "stat takes on or off");
+}
+
 static void test_unknown_and_empty(void **state)
 {
 	(void)state;
@@ -100,6 +117,7 @@ int main(void)
 		cmocka_unit_test(test_commands_without_argument),
 		cmocka_unit_test(test_commands_with_guest),
 		cmocka_unit_test(test_wrong_argument_count),
+		cmocka_unit_test(test_stat_switch),
 		cmocka_unit_test(test_unknown_and_empty),
 		cmocka_unit_test(test_too_long),
 	};

@@ -31,6 +31,12 @@ int command_check(int argc, char **argv);
 /* sidecore plan [--mem MIB] CONFIG ACPI: where each guest would run. */
 int command_plan(int argc, char **argv);
 
+/*
+ * sidecore stat [--once] [--json] CONSOLE: per guest, port and sidecore,
+ * the rates between the hypervisor's last two "stat:" samples.
+ */
+int command_stat(int argc, char **argv);
+
 struct config;
 
 /* Reads and parses a configuration file: its error count, or -1 if unreadable. */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * main.c - the sidecore host tool: looks at a machine or a config file the
- * way the hypervisor will, without booting it.
+ * way the hypervisor will, without booting it, and at a running one's
+ * console.
  */
 #include <stdio.h>
 #include <string.h>
@@ -30,6 +31,12 @@ static const struct tool_command tool_commands[] = {
 	  "where each guest would run: node, cpus, memory, sidecore; ACPI as\n"
 	  "\t\tfor topology, --mem the MiB each node gives guests (needed without SRAT)",
 	  command_plan },
+	{ "stat", "[--once] [--json] CONSOLE",
+	  "live rates per guest (exits by reason, interrupts, packets, bytes,\n"
+	  "\t\tdrops), port and sidecore (busy share), refreshed every second;\n"
+	  "\t\tCONSOLE the hypervisor's serial device or pty (stat on is typed)\n"
+	  "\t\tor its log; --once the latest rates, --json as JSON",
+	  command_stat },
 };
 
 #define TOOL_COMMAND_COUNT (sizeof(tool_commands) / sizeof(tool_commands[0]))
