@@ -121,6 +121,7 @@ struct ixgbe_priv {
 	 */
 	bool tx_reset[NIC_MAX_QUEUES];
 	uint64_t tx_hang_resets[NIC_MAX_QUEUES];
+	uint64_t link_retries;		/* written by link() alone */
 	struct ixgbe_rxq rx[NIC_MAX_QUEUES];
 	struct ixgbe_txq tx[NIC_MAX_QUEUES];
 	bool rar_valid[IXGBE_RAR_ENTRIES];
@@ -688,6 +689,7 @@ static int ixgbe_init(struct nic *nic)
 	memset(&p->hw, 0, sizeof(p->hw));
 	memset(&p->link, 0, sizeof(p->link));
 	memset(p->tx_hang_resets, 0, sizeof(p->tx_hang_resets));
+	p->link_retries = 0;
 	p->link.retry_wait = IXGBE_LINK_FIRST_WAIT;
 	p->link.retry_at = IXGBE_LINK_FIRST_WAIT;
 	memset(nic->stats, 0, sizeof(nic->stats));
@@ -738,7 +740,7 @@ static void ixgbe_link_retry(struct nic *nic, struct ixgbe_priv *p)
 	if (++ls->down_checks < ls->retry_at)
 		return;
 	(void)ixgbe_setup_link(nic, ls, ls->retry_wait > IXGBE_LINK_FIRST_WAIT);
-	p->hw.link_retries++;
+	__atomic_store_n(&p->link_retries, p->link_retries + 1, __ATOMIC_RELAXED);
 	ls->retry_wait = ls->retry_wait * 2 > IXGBE_LINK_MAX_WAIT ? IXGBE_LINK_MAX_WAIT :
 								    ls->retry_wait * 2;
 	ls->retry_at = ls->down_checks + ls->retry_wait;
@@ -857,6 +859,7 @@ void ixgbe_read_hw_stats(struct nic *nic, struct ixgbe_hw_stats *out)
 	p->hw.rx_crc_errors += nic_read(nic, IXGBE_CRCERRS);
 	p->hw.rx_length_errors += nic_read(nic, IXGBE_RLEC);
 	*out = p->hw;
+	out->link_retries = __atomic_load_n(&p->link_retries, __ATOMIC_RELAXED);
 	out->tx_hang_resets = 0;
 	for (unsigned int q = 0; q < nic->queues; q++)
 		out->tx_hang_resets += __atomic_load_n(&p->tx_hang_resets[q], __ATOMIC_RELAXED);

@@ -207,6 +207,23 @@ static unsigned int uplink_poll(struct sidecore_port *port, unsigned int budget)
 }
 
 /*
+ * For a person bringing up a real server: the link registers and the
+ * module of an 82599 port, at init and at every link change (docs/nic.md,
+ * first contact).
+ */
+static void uplink_print_link_report(struct uplink *u)
+{
+	struct ixgbe_link_report r;
+
+	if (u->nic.ops != &ixgbe_ops)
+		return;
+	ixgbe_link_report(&u->nic, &r);
+	printk("nic: %s bring-up autoc 0x%08x autoc2 0x%08x esdp 0x%08x links 0x%08x "
+	       "sfp_id 0x%02x sfp %s\n", u->addr_text, r.autoc, r.autoc2, r.esdp, r.links,
+	       r.sfp_id, r.sfp_name);
+}
+
+/*
  * Every pass, however it ended, hands the NIC what it queued on the pair:
  * one tail write for the whole pass, not one per frame (nic_ops.commit()).
  * The link is read every UPLINK_LINK_PERIOD_MS by the first pair's sidecore,
@@ -229,6 +246,7 @@ static void uplink_flush(struct sidecore_port *port, uint64_t now)
 	for (unsigned int q = 0; q < u->nic.queues; q++)
 		net_port_set_up(&u->queue[q].net, u->nic.link_up);
 	printk("nic: %s link %s\n", u->addr_text, u->nic.link_up ? "up" : "down");
+	uplink_print_link_report(u);
 }
 
 static void uplink_print_counters(const struct sidecore_port *port, unsigned int sidecore)
@@ -338,6 +356,7 @@ void uplink_start(void)
 		return;
 	}
 	uplink_add_guest_macs(u);
+	uplink_print_link_report(u);
 
 	u->link_period = UPLINK_LINK_PERIOD_MS * (tsc_hz() / 1000);
 	u->link_next = rdtsc() + u->link_period;
