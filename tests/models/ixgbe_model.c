@@ -405,6 +405,17 @@ static void model_i2c_give_bit(struct ixgbe_model *m)
 	b->module_sda = (b->shift >> (7 - b->bits)) & 1;
 }
 
+/* The next EEPROM byte, its first bit on SDA. */
+static void model_i2c_give_byte(struct ixgbe_model *m)
+{
+	struct model_i2c *b = &m->i2c;
+
+	b->bits = 0;
+	b->shift = model_sfp_byte(m, b->offset++);
+	b->phase = I2C_GIVE;
+	model_i2c_give_bit(m);
+}
+
 /* A byte from the driver is in: the address (0xa0/0xa1) or the EEPROM offset. */
 static void model_i2c_took(struct ixgbe_model *m)
 {
@@ -453,12 +464,10 @@ static void model_i2c_write(struct ixgbe_model *m, uint32_t v)
 			break;
 		case I2C_ACK:
 			b->module_sda = true;
-			b->bits = 0;
 			if (b->reading) {
-				b->shift = model_sfp_byte(m, b->offset++);
-				b->phase = I2C_GIVE;
-				model_i2c_give_bit(m);
+				model_i2c_give_byte(m);
 			} else {
+				b->bits = 0;
 				b->shift = 0;
 				b->phase = I2C_TAKE;
 			}
@@ -472,14 +481,10 @@ static void model_i2c_write(struct ixgbe_model *m, uint32_t v)
 			}
 			break;
 		case I2C_MASTER_ACK:
-			b->bits = 0;
-			if (b->more) {
-				b->shift = model_sfp_byte(m, b->offset++);
-				b->phase = I2C_GIVE;
-				model_i2c_give_bit(m);
-			} else {
+			if (b->more)
+				model_i2c_give_byte(m);
+			else
 				b->phase = I2C_IDLE;
-			}
 			break;
 		case I2C_IDLE:
 			break;
@@ -1407,6 +1412,15 @@ void ixgbe_model_destroy(struct ixgbe_model *m)
 	free(m->scratch);
 	free(m->arena);
 	free(m);
+}
+
+unsigned int ixgbe_model_finish(struct ixgbe_model *m, char *first, size_t size)
+{
+	unsigned int errors = m->errors;
+
+	snprintf(first, size, "%s", m->first_error);
+	ixgbe_model_destroy(m);
+	return errors;
 }
 
 unsigned int ixgbe_model_wire_count(const struct ixgbe_model *m)

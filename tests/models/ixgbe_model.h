@@ -131,6 +131,16 @@ struct ixgbe_model *ixgbe_model_create(const uint8_t mac[ETH_ALEN], size_t arena
 void ixgbe_model_destroy(struct ixgbe_model *m);
 
 /**
+ * ixgbe_model_finish() - destroy a model, keeping what a test asserts on.
+ * @m: the model
+ * @first: gets the first broken rule in words ("" if none)
+ * @size: room at @first
+ *
+ * Return: how many rules were broken.
+ */
+unsigned int ixgbe_model_finish(struct ixgbe_model *m, char *first, size_t size);
+
+/**
  * ixgbe_model_io() - the bus a driver reaches the model through.
  * @m: the model
  *

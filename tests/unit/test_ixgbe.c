@@ -80,13 +80,9 @@ static int fixture_setup(void **state)
 static int fixture_teardown(void **state)
 {
 	struct fixture *f = *state;
-	const char *why;
-	unsigned int errors = ixgbe_model_errors(f->m, &why);
 	char first[200];
+	unsigned int errors = ixgbe_model_finish(f->m, first, sizeof(first));
 
-	/* The words live in the model: copied before it goes. */
-	snprintf(first, sizeof(first), "%s", why);
-	ixgbe_model_destroy(f->m);
 	free(f);
 	if (errors)
 		fail_msg("the driver broke %u rule(s) of the model, first: %s", errors, first);
@@ -543,16 +539,23 @@ static void test_tx_malformed(void **state)
 
 static void test_tx_short_padded(void **state)
 {
+	/* 14-16 bytes: never handed to the NIC as they are (it takes 17 and up). */
+	static const uint32_t lens[] = { ETH_HLEN, 15, 16, 42 };
 	struct fixture *f = *state;
-	uint32_t len = plain_frame(f->buf, mac_peer, mac_a, 42, 9);
-	struct net_packet pkt = one_segment(f->buf, len);
 
-	assert_true(tx_now(f, 0, &pkt));
-	assert_true(ixgbe_model_wire_pop(f->m, &f->wire));
-	assert_int_equal(f->wire.len, 60);
-	assert_memory_equal(f->wire.data, f->buf, len);
-	for (uint32_t i = len; i < 60; i++)
-		assert_int_equal(f->wire.data[i], 0);
+	for (unsigned int k = 0; k < sizeof(lens) / sizeof(lens[0]); k++) {
+		unsigned int errors = ixgbe_model_errors(f->m, NULL);
+		uint32_t len = plain_frame(f->buf, mac_peer, mac_a, lens[k], 9);
+		struct net_packet pkt = one_segment(f->buf, len);
+
+		assert_true(tx_now(f, 0, &pkt));
+		assert_int_equal(ixgbe_model_errors(f->m, NULL), errors);
+		assert_true(ixgbe_model_wire_pop(f->m, &f->wire));
+		assert_int_equal(f->wire.len, 60);
+		assert_memory_equal(f->wire.data, f->buf, len);
+		for (uint32_t i = len; i < 60; i++)
+			assert_int_equal(f->wire.data[i], 0);
+	}
 }
 
 static void test_rx_csum(void **state)

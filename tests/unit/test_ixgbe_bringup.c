@@ -3,8 +3,8 @@
  * test_ixgbe_bringup.c - the 82599 driver against what real hardware would
  * refuse, as the strict model (tests/models/ixgbe_model.c) enforces it:
  * TSO that leaves with IP and TCP checksums right (checked here by a
- * verifier of the test's own, not the model's code), frames under 17
- * bytes, the receive enable erratum, relaxed ordering, pause frames, the
+ * verifier of the test's own, not the model's code), the receive enable
+ * erratum, relaxed ordering, pause frames, the
  * SFP+ bring-up for every supported device ID and module (NVM defaults
  * that leave the link disabled and the laser off, SW_FW_SYNC against the
  * firmware, a first attempt that misses, a module plugged in late) and a
@@ -74,12 +74,9 @@ static struct fixture *port_up(uint16_t device, enum ixgbe_model_module module)
 
 static void port_down(struct fixture *f)
 {
-	const char *why;
-	unsigned int errors = ixgbe_model_errors(f->m, &why);
 	char first[200];
+	unsigned int errors = ixgbe_model_finish(f->m, first, sizeof(first));
 
-	snprintf(first, sizeof(first), "%s", why);
-	ixgbe_model_destroy(f->m);
 	free(f);
 	if (errors)
 		fail_msg("the driver broke %u rule(s) of the model, first: %s", errors, first);
@@ -114,16 +111,6 @@ static int teardown(void **state)
 {
 	port_down(*state);
 	return 0;
-}
-
-static struct net_packet one_segment(const uint8_t *buf, uint32_t len)
-{
-	struct net_packet pkt = { .len = len, .count = 1 };
-
-	pkt.hdr.gso_type = VIRTIO_NET_HDR_GSO_NONE;
-	pkt.segment[0] = (struct net_segment){ buf, len };
-	net_packet_snapshot(&pkt);
-	return pkt;
 }
 
 static bool tx_now(struct fixture *f, unsigned int q, const struct net_packet *pkt)
@@ -266,31 +253,6 @@ static void test_tso_round_trip_ipv6(void **state)
 }
 
 /* --- what the NIC must not be handed, or must be told ------------------------------ */
-
-/* Frames of 14-16 bytes leave padded, never handed to the NIC under 17 bytes. */
-static void test_tx_tiny_frames(void **state)
-{
-	struct fixture *f = *state;
-
-	for (uint32_t len = ETH_HLEN; len < IXGBE_TX_MIN_LEN; len++) {
-		unsigned int errors = ixgbe_model_errors(f->m, NULL);
-		struct net_packet pkt;
-
-		memcpy(f->buf, mac_peer, ETH_ALEN);
-		memcpy(f->buf + ETH_ALEN, mac_a, ETH_ALEN);
-		f->buf[12] = 0x88;
-		f->buf[13] = 0xb5;
-		memset(f->buf + ETH_HLEN, 0xab, len - ETH_HLEN);
-		pkt = one_segment(f->buf, len);
-		assert_true(tx_now(f, 0, &pkt));
-		assert_no_new_errors(f, errors);
-		assert_true(ixgbe_model_wire_pop(f->m, &f->wire));
-		assert_int_equal(f->wire.len, 60);
-		assert_memory_equal(f->wire.data, f->buf, len);
-		for (uint32_t i = len; i < 60; i++)
-			assert_int_equal(f->wire.data[i], 0);
-	}
-}
 
 /* A second init with the link up enables receive the erratum's way. */
 static void test_rx_enable_erratum(void **state)
@@ -522,7 +484,7 @@ static void test_link_flap_under_load(void **state)
 				memcpy(f->buf + ETH_HLEN, &n, 4);
 				f->buf[ETH_HLEN + 4] = (uint8_t)q;
 				memset(f->buf + ETH_HLEN + 5, 0x3c, 400);
-				pkt = one_segment(f->buf, 420);
+				tp_packet(&pkt, f->buf, 420);
 				accepted[q][n] = f->nic.ops->tx(&f->nic, q, &pkt);
 			}
 			f->nic.ops->commit(&f->nic, q);
@@ -567,7 +529,6 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(test_tso_round_trip_ipv4),
 		T(test_tso_round_trip_ipv6),
-		T(test_tx_tiny_frames),
 		T(test_rx_enable_erratum),
 		T(test_mac_control_filtered),
 		T(test_registers_set_explicitly),
