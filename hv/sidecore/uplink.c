@@ -29,6 +29,8 @@
 #include "sidecore/uplink.h"
 
 #define UPLINK_LINK_PERIOD_MS	100	/* how often a pass reads the link state */
+/* The end of what paging_map_uncached() can map (hv/arch/paging.h). */
+#define UPLINK_MAP_LIMIT	(512ull << 30)
 
 /* A driver the probe knows: which functions it takes, how many pairs it steers. */
 struct uplink_driver {
@@ -169,6 +171,16 @@ void uplink_probe(const struct config *config)
 	if (problem) {
 		printk("nic: %s: BAR0 %s\n", u->addr_text, problem);
 		u->problem = "unusable BAR0";
+		return;
+	}
+	/*
+	 * Firmware with 64-bit MMIO above 4G may place the BAR beyond what
+	 * the identity map covers: say so, and what to change.
+	 */
+	if (u->bar.base >= UPLINK_MAP_LIMIT || u->bar.size > UPLINK_MAP_LIMIT - u->bar.base) {
+		printk("nic: %s: BAR0 at %#lx is above 512 GiB, beyond the hypervisor's map; "
+		       "have the firmware place 64-bit MMIO lower\n", u->addr_text, u->bar.base);
+		u->problem = "BAR0 above 512 GiB";
 		return;
 	}
 	if (!paging_map_uncached(u->bar.base, u->bar.size)) {
