@@ -37,7 +37,38 @@
 #define IXGBE_EEPROM_WAIT_US	100000	/* EEC.ARD */
 #define IXGBE_DMAINIT_WAIT_US	100000	/* RDRXCTL.DMAIDONE */
 #define IXGBE_QUEUE_WAIT_US	10000	/* RXDCTL/TXDCTL.ENABLE */
-#define IXGBE_MASTER_WAIT_US	1000	/* STATUS.GIO after CTRL.GIO_DIS */
+#define IXGBE_MASTER_WAIT_US	100000	/* STATUS.GIO after CTRL.GIO_DIS */
+#define IXGBE_SECRX_WAIT_US	40000	/* SECRXSTAT.SECRX_RDY */
+#define IXGBE_SWFW_TRIES	200	/* SW_FW_SYNC, IXGBE_SWFW_WAIT_US apart */
+#define IXGBE_SWFW_WAIT_US	5000
+#define IXGBE_SWSM_TRIES	2000	/* SWSM.SMBI, 50 us apart */
+#define IXGBE_I2C_HALF_US	5	/* half an I2C clock: 100 kHz standard mode */
+#define IXGBE_PIPELINE_WAIT_US	4000	/* auto-negotiation leaving its first state */
+
+/*
+ * Link retries, counted in link() calls (uplink.c reads the link every
+ * 100 ms): the first after IXGBE_LINK_FIRST_WAIT calls down, each later
+ * one twice as far as the one before, up to IXGBE_LINK_MAX_WAIT.
+ */
+#define IXGBE_LINK_FIRST_WAIT	5
+#define IXGBE_LINK_MAX_WAIT	64
+/* link() calls with frames waiting and TDH still before a queue is reset. */
+#define IXGBE_TX_HANG_CHECKS	2
+
+/* SFF-8472 EEPROM of an SFP+ module, at I2C address 0xa0. */
+#define SFP_I2C_ADDR		0xa0
+#define SFP_IDENTIFIER		0
+#define  SFP_IDENTIFIER_SFP	0x03
+#define SFP_10G_COMPLIANCE	3
+#define  SFP_10G_SR		0x10
+#define  SFP_10G_LR		0x20
+#define SFP_1G_COMPLIANCE	6
+#define  SFP_1G_SX		0x01
+#define  SFP_1G_LX		0x02
+#define SFP_CABLE_TECH		8
+#define  SFP_CABLE_PASSIVE	0x04
+#define  SFP_CABLE_ACTIVE	0x08
+#define SFP_VENDOR_OUI		37	/* three bytes; Intel's is 00:1b:21 */
 
 /* The longest frame without GSO: MTU, Ethernet header and an 802.1Q tag. */
 #define IXGBE_FRAME_MAX		(ETH_HLEN + NET_VLAN_HLEN + NET_MTU)
@@ -67,8 +98,30 @@ struct ixgbe_txq {
 	uint16_t eop[IXGBE_TX_RING_SIZE];	/* frame starting here: its last descriptor */
 };
 
+/*
+ * Link upkeep, all of it done in link() by the one sidecore that reads the
+ * link (uplink.c): retries and the transmit watchdog's view of each queue.
+ */
+struct ixgbe_link_state {
+	enum ixgbe_sfp sfp;
+	uint8_t sfp_id;
+	unsigned int down_checks;	/* link() calls since the link was last up */
+	unsigned int retry_at;		/* down_checks at which to set the link up again */
+	unsigned int retry_wait;
+	uint32_t tx_head[NIC_MAX_QUEUES];	/* TDH at the last check */
+	unsigned int tx_still[NIC_MAX_QUEUES];	/* checks in a row it did not move */
+};
+
 struct ixgbe_priv {
 	unsigned int allocated;		/* queue pairs with rings and buffers */
+	struct ixgbe_link_state link;
+	/*
+	 * Set by link() for a hung queue, taken by the queue's own sidecore in
+	 * commit(), which alone may touch its ring.
+	 */
+	bool tx_reset[NIC_MAX_QUEUES];
+	uint64_t tx_hang_resets[NIC_MAX_QUEUES];
+	uint64_t link_retries;		/* written by link() alone */
 	struct ixgbe_rxq rx[NIC_MAX_QUEUES];
 	struct ixgbe_txq tx[NIC_MAX_QUEUES];
 	bool rar_valid[IXGBE_RAR_ENTRIES];
@@ -77,17 +130,9 @@ struct ixgbe_priv {
 };
 
 const struct ixgbe_pci_id ixgbe_pci_ids[] = {
-	{ 0x10f7, "82599 KX4" },
-	{ 0x10f8, "82599 combined backplane" },
-	{ 0x10f9, "82599 CX4" },
 	{ 0x10fb, "82599ES SFP+" },
-	{ 0x10fc, "82599 XAUI/BX4" },
 	{ 0x1507, "82599 SFP+ EM" },
-	{ 0x1514, "82599 KX4 mezzanine" },
-	{ 0x1517, "82599 KR" },
-	{ 0x151c, "82599 10GBASE-T" },
 	{ 0x1529, "82599 SFP+ FCoE" },
-	{ 0x152a, "82599 backplane FCoE" },
 	{ 0x154d, "82599 SFP+ SF2" },
 	{ 0x1557, "82599EN SFP+" },
 };
@@ -169,15 +214,21 @@ static int ixgbe_alloc_rings(struct nic *nic, struct ixgbe_priv *p)
  */
 static int ixgbe_reset(const struct nic *nic)
 {
-	ixgbe_set_bits(nic, IXGBE_CTRL, IXGBE_CTRL_GIO_DIS);
-	(void)nic_wait(nic, IXGBE_STATUS, IXGBE_STATUS_GIO, 0, IXGBE_MASTER_WAIT_US);
+	bool quiet;
 
-	ixgbe_set_bits(nic, IXGBE_CTRL, IXGBE_CTRL_RST | IXGBE_CTRL_LRST);
-	/* The bits self-clear when the reset is done; no register before that. */
-	nic->io.delay_us(nic->io.ctx, 1000);
-	if (!nic_wait(nic, IXGBE_CTRL, IXGBE_CTRL_RST | IXGBE_CTRL_LRST, 0, IXGBE_RESET_WAIT_US))
-		return -ETIMEDOUT;
-	nic->io.delay_us(nic->io.ctx, IXGBE_RESET_SETTLE_US);
+	ixgbe_set_bits(nic, IXGBE_CTRL, IXGBE_CTRL_GIO_DIS);
+	quiet = nic_wait(nic, IXGBE_STATUS, IXGBE_STATUS_GIO, 0, IXGBE_MASTER_WAIT_US);
+
+	/* With requests left pending, a second reset, as Intel's drivers do. */
+	for (unsigned int i = 0; i < (quiet ? 1u : 2u); i++) {
+		ixgbe_set_bits(nic, IXGBE_CTRL, IXGBE_CTRL_RST | IXGBE_CTRL_LRST);
+		/* The bits self-clear when the reset is done; no register before that. */
+		nic->io.delay_us(nic->io.ctx, 1000);
+		if (!nic_wait(nic, IXGBE_CTRL, IXGBE_CTRL_RST | IXGBE_CTRL_LRST, 0,
+			      IXGBE_RESET_WAIT_US))
+			return -ETIMEDOUT;
+		nic->io.delay_us(nic->io.ctx, IXGBE_RESET_SETTLE_US);
+	}
 	return 0;
 }
 
@@ -205,18 +256,206 @@ static int ixgbe_read_mac(struct nic *nic, struct ixgbe_priv *p)
 	return 0;
 }
 
-/*
- * §4.6.4: 10 Gb/s serial link (the SFP+ parts' 10GBASE-R), then restart
- * auto-negotiation; the link comes up in the background and link() reads it.
- */
-static void ixgbe_setup_link(const struct nic *nic)
-{
-	uint32_t autoc = nic_read(nic, IXGBE_AUTOC);
+/* ---- the SFP+ module, over I2C ----------------------------------------- */
 
+/* Drives SCL and SDA (SDA released when high), then waits half a clock. */
+static void ixgbe_i2c_set(const struct nic *nic, bool scl, bool sda)
+{
+	nic_write(nic, IXGBE_I2CCTL, (scl ? IXGBE_I2C_CLK_OUT : 0) | (sda ? IXGBE_I2C_DATA_OUT : 0));
+	nic->io.delay_us(nic->io.ctx, IXGBE_I2C_HALF_US);
+}
+
+static bool ixgbe_i2c_sda(const struct nic *nic)
+{
+	return nic_read(nic, IXGBE_I2CCTL) & IXGBE_I2C_DATA_IN;
+}
+
+/* START: SDA falls while SCL is high (a repeated START from SCL low too). */
+static void ixgbe_i2c_start(const struct nic *nic)
+{
+	ixgbe_i2c_set(nic, false, true);
+	ixgbe_i2c_set(nic, true, true);
+	ixgbe_i2c_set(nic, true, false);
+	ixgbe_i2c_set(nic, false, false);
+}
+
+/* STOP: SDA rises while SCL is high. */
+static void ixgbe_i2c_stop(const struct nic *nic)
+{
+	ixgbe_i2c_set(nic, false, false);
+	ixgbe_i2c_set(nic, true, false);
+	ixgbe_i2c_set(nic, true, true);
+}
+
+/* One clock with SDA at @bit (released for 1); what the line read at the top. */
+static bool ixgbe_i2c_clock(const struct nic *nic, bool bit)
+{
+	bool line;
+
+	ixgbe_i2c_set(nic, false, bit);
+	ixgbe_i2c_set(nic, true, bit);
+	line = ixgbe_i2c_sda(nic);
+	ixgbe_i2c_set(nic, false, bit);
+	return line;
+}
+
+/* Sends a byte, most significant bit first; true if the module acked it. */
+static bool ixgbe_i2c_put(const struct nic *nic, uint8_t byte)
+{
+	for (int i = 7; i >= 0; i--)
+		(void)ixgbe_i2c_clock(nic, (byte >> i) & 1);
+	return !ixgbe_i2c_clock(nic, true);
+}
+
+/*
+ * One byte of the module's EEPROM: a write of the offset, a repeated START
+ * and a read of one byte, not acked (SFF-8472 §4, the I2C bus's random read).
+ * False when no module acks: none is plugged in.
+ */
+static bool ixgbe_sfp_read(const struct nic *nic, uint8_t offset, uint8_t *out)
+{
+	uint8_t byte = 0;
+	bool ok;
+
+	ixgbe_i2c_start(nic);
+	ok = ixgbe_i2c_put(nic, SFP_I2C_ADDR) && ixgbe_i2c_put(nic, offset);
+	if (ok) {
+		ixgbe_i2c_start(nic);
+		ok = ixgbe_i2c_put(nic, SFP_I2C_ADDR | 1);
+	}
+	if (ok) {
+		for (int i = 0; i < 8; i++)
+			byte = (uint8_t)(byte << 1 | ixgbe_i2c_clock(nic, true));
+		(void)ixgbe_i2c_clock(nic, true);	/* no ack: the last byte */
+	}
+	ixgbe_i2c_stop(nic);
+	*out = byte;
+	return ok;
+}
+
+/*
+ * What the module is, from the bytes Intel's drivers look at: an SFP at all,
+ * direct-attach copper (passive or active), SR or LR optics, and among
+ * those Intel's dual-rate ones (1G codes too, Intel's OUI), whose rate
+ * select must be driven for 10 Gb/s. A third party's optics are used as
+ * any SR/LR module.
+ */
+static enum ixgbe_sfp ixgbe_sfp_identify(const struct nic *nic, uint8_t *id)
+{
+	static const uint8_t intel_oui[3] = { 0x00, 0x1b, 0x21 };
+	uint8_t tenG, oneG, cable, oui[3];
+
+	*id = 0;
+	if (!ixgbe_sfp_read(nic, SFP_IDENTIFIER, id))
+		return IXGBE_SFP_NONE;
+	if (*id != SFP_IDENTIFIER_SFP || !ixgbe_sfp_read(nic, SFP_10G_COMPLIANCE, &tenG) ||
+	    !ixgbe_sfp_read(nic, SFP_1G_COMPLIANCE, &oneG) ||
+	    !ixgbe_sfp_read(nic, SFP_CABLE_TECH, &cable))
+		return IXGBE_SFP_UNSUPPORTED;
+	if (cable & (SFP_CABLE_PASSIVE | SFP_CABLE_ACTIVE))
+		return IXGBE_SFP_DAC;
+	if (!(tenG & (SFP_10G_SR | SFP_10G_LR)))
+		return IXGBE_SFP_UNSUPPORTED;
+	for (unsigned int i = 0; i < 3; i++)
+		if (!ixgbe_sfp_read(nic, (uint8_t)(SFP_VENDOR_OUI + i), &oui[i]))
+			return IXGBE_SFP_UNSUPPORTED;
+	if ((oneG & (SFP_1G_SX | SFP_1G_LX)) && !memcmp(oui, intel_oui, sizeof(oui)))
+		return IXGBE_SFP_INTEL_DUAL_RATE;
+	return IXGBE_SFP_SR_LR;
+}
+
+/* ---- the link --------------------------------------------------------- */
+
+/* §10.5: SWSM.SMBI, then SWESMBI: the right to change SW_FW_SYNC. */
+static bool ixgbe_swsm_take(const struct nic *nic)
+{
+	for (unsigned int i = 0; i < IXGBE_SWSM_TRIES; i++) {
+		if (!(nic_read(nic, IXGBE_SWSM) & IXGBE_SWSM_SMBI)) {
+			ixgbe_set_bits(nic, IXGBE_SWSM, IXGBE_SWSM_SWESMBI);
+			if (nic_read(nic, IXGBE_SWSM) & IXGBE_SWSM_SWESMBI)
+				return true;
+			nic_write(nic, IXGBE_SWSM, 0);
+		}
+		nic->io.delay_us(nic->io.ctx, 50);
+	}
+	return false;
+}
+
+/*
+ * §10.5: the MAC's link registers (AUTOC) are shared with management
+ * firmware; software holds SW_FW_SYNC's bit for them while it writes, and
+ * waits while the firmware holds its own.
+ */
+static bool ixgbe_mac_take(const struct nic *nic)
+{
+	for (unsigned int i = 0; i < IXGBE_SWFW_TRIES; i++) {
+		uint32_t sync;
+
+		if (!ixgbe_swsm_take(nic))
+			return false;
+		sync = nic_read(nic, IXGBE_SW_FW_SYNC);
+		if (!(sync & (IXGBE_SW_FW_SYNC_SW_MAC | IXGBE_SW_FW_SYNC_FW_MAC))) {
+			nic_write(nic, IXGBE_SW_FW_SYNC, sync | IXGBE_SW_FW_SYNC_SW_MAC);
+			nic_write(nic, IXGBE_SWSM, 0);
+			return true;
+		}
+		nic_write(nic, IXGBE_SWSM, 0);
+		nic->io.delay_us(nic->io.ctx, IXGBE_SWFW_WAIT_US);
+	}
+	return false;
+}
+
+static void ixgbe_mac_give(const struct nic *nic)
+{
+	if (!ixgbe_swsm_take(nic))
+		return;
+	ixgbe_clear_bits(nic, IXGBE_SW_FW_SYNC, IXGBE_SW_FW_SYNC_SW_MAC);
+	nic_write(nic, IXGBE_SWSM, 0);
+}
+
+/*
+ * §4.6.4 for an SFP+ port: identify the module; for optics drive the laser
+ * on (SDP3 low) and a dual-rate module's rate select to 10 Gb/s (SDP5
+ * high); clear the link-disable bits an NVM may set in AUTOC2 and select
+ * SFI; then 10 Gb/s serial in AUTOC and restart auto-negotiation, under
+ * SW_FW_SYNC. With @pipeline the write toggles LMS bit 2 first, which
+ * resets the link pipeline as well (what Intel's drivers do when a plain
+ * restart did not bring the link). The link comes up in the background;
+ * link() reads it. False when no module is usable or the firmware kept the
+ * registers: link() tries again later.
+ */
+static bool ixgbe_setup_link(const struct nic *nic, struct ixgbe_link_state *ls, bool pipeline)
+{
+	uint32_t esdp, autoc2, autoc;
+
+	ls->sfp = ixgbe_sfp_identify(nic, &ls->sfp_id);
+	if (ls->sfp == IXGBE_SFP_NONE || ls->sfp == IXGBE_SFP_UNSUPPORTED)
+		return false;
+
+	esdp = nic_read(nic, IXGBE_ESDP);
+	if (ls->sfp != IXGBE_SFP_DAC)
+		esdp = (esdp | IXGBE_ESDP_SDP3_DIR) & ~IXGBE_ESDP_SDP3;
+	if (ls->sfp == IXGBE_SFP_INTEL_DUAL_RATE)
+		esdp |= IXGBE_ESDP_SDP5_DIR | IXGBE_ESDP_SDP5;
+	nic_write(nic, IXGBE_ESDP, esdp);
+
+	autoc2 = nic_read(nic, IXGBE_AUTOC2);
+	autoc2 &= ~(IXGBE_AUTOC2_LINK_DISABLE_MASK | IXGBE_AUTOC2_PMA_PMD_MASK);
+	nic_write(nic, IXGBE_AUTOC2, autoc2 | IXGBE_AUTOC2_PMA_PMD_SFI);
+
+	if (!ixgbe_mac_take(nic))
+		return false;
+	autoc = nic_read(nic, IXGBE_AUTOC);
 	autoc &= ~(IXGBE_AUTOC_LMS_MASK | IXGBE_AUTOC_10G_PMA_PMD_MASK);
 	autoc |= IXGBE_AUTOC_LMS_10G_SERIAL | IXGBE_AUTOC_10G_XAUI;
 	nic_write(nic, IXGBE_AUTOC, autoc);
+	if (pipeline) {
+		nic_write(nic, IXGBE_AUTOC, (autoc ^ IXGBE_AUTOC_LMS_BIT2) | IXGBE_AUTOC_AN_RESTART);
+		nic->io.delay_us(nic->io.ctx, IXGBE_PIPELINE_WAIT_US);
+	}
 	nic_write(nic, IXGBE_AUTOC, autoc | IXGBE_AUTOC_AN_RESTART);
+	ixgbe_mac_give(nic);
+	return true;
 }
 
 /* Bits 0..n-1 of the 64-bit pool bitmaps PFVFRE/PFVFTE, word @word. */
@@ -234,14 +473,16 @@ static uint32_t ixgbe_pool_bits(unsigned int n, unsigned int word)
 /*
  * §4.6.10, §7.10.3: VMDq, pool q for queue pair q. The L2 filter lets
  * broadcast (FCTRL.BAM) and all multicast (FCTRL.MPE) through, and unicast
- * only for valid RAR entries; the pool filter then replicates broadcast and
+ * only for valid RAR entries; MAC control frames are the port's, never a
+ * guest's: pause frames are dropped (DPF), the others not passed (PMCF
+ * clear). The pool filter then replicates broadcast and
  * multicast to every pool that accepts them (PFVML2FLT.BAM/MPE, with
  * PFVTCTL.RPL_EN) and sends unicast to the pools of its RAR entry; none
  * claimed means dropped (DIS_DEF_PL), not the default pool.
  */
 static void ixgbe_setup_pools(struct nic *nic, struct ixgbe_priv *p)
 {
-	nic_write(nic, IXGBE_FCTRL, IXGBE_FCTRL_BAM | IXGBE_FCTRL_MPE);
+	nic_write(nic, IXGBE_FCTRL, IXGBE_FCTRL_BAM | IXGBE_FCTRL_MPE | IXGBE_FCTRL_DPF);
 	nic_write(nic, IXGBE_MRQC, IXGBE_MRQC_VMDQ64);
 	nic_write(nic, IXGBE_PFVTCTL, IXGBE_PFVTCTL_VT_ENA | IXGBE_PFVTCTL_DIS_DEF_PL |
 		  IXGBE_PFVTCTL_RPL_EN | (0u << IXGBE_PFVTCTL_DEF_PL_SHIFT));
@@ -330,7 +571,12 @@ static int ixgbe_setup_rx(struct nic *nic, struct ixgbe_priv *p)
 		nic_write(nic, IXGBE_RDLEN(hwq), IXGBE_RX_RING_SIZE * sizeof(*rx->desc));
 		nic_write(nic, IXGBE_RDH(hwq), 0);
 		nic_write(nic, IXGBE_RDT(hwq), 0);
-		ixgbe_clear_bits(nic, IXGBE_DCA_RXCTRL(hwq), IXGBE_DCA_RXCTRL_BIT12);
+		/*
+		 * §4.6.7 and Intel's drivers: relaxed ordering of write-backs
+		 * off, which some chipsets get wrong; bit 12 must be cleared.
+		 */
+		ixgbe_clear_bits(nic, IXGBE_DCA_RXCTRL(hwq), IXGBE_DCA_RXCTRL_BIT12 |
+				 IXGBE_DCA_RXCTRL_DATA_WRO | IXGBE_DCA_RXCTRL_HEAD_WRO);
 		ixgbe_set_bits(nic, IXGBE_RXDCTL(hwq), IXGBE_RXDCTL_ENABLE);
 		if (!nic_wait(nic, IXGBE_RXDCTL(hwq), IXGBE_RXDCTL_ENABLE, IXGBE_RXDCTL_ENABLE,
 			      IXGBE_QUEUE_WAIT_US))
@@ -348,10 +594,44 @@ static int ixgbe_setup_rx(struct nic *nic, struct ixgbe_priv *p)
 	 * than an RSS hash in the write-back, IPPCSE clear leaves fragments be.
 	 */
 	nic_write(nic, IXGBE_RXCSUM, 0);
-	/* §4.6.7, last step. */
+	/*
+	 * §4.6.7, last step, inside the workaround for the 82599 specification
+	 * update's receive DMA hang erratum: the security receive path is
+	 * disabled (and drained: SECRX_RDY) around setting RXEN, as Intel's
+	 * drivers do. If it never reports ready, going ahead is no worse than
+	 * not enabling receive at all.
+	 */
 	ixgbe_set_bits(nic, IXGBE_CTRL_EXT, IXGBE_CTRL_EXT_NS_DIS);
+	ixgbe_set_bits(nic, IXGBE_SECRXCTRL, IXGBE_SECRXCTRL_RX_DIS);
+	(void)nic_wait(nic, IXGBE_SECRXSTAT, IXGBE_SECRXSTAT_SECRX_RDY, IXGBE_SECRXSTAT_SECRX_RDY,
+		       IXGBE_SECRX_WAIT_US);
 	ixgbe_set_bits(nic, IXGBE_RXCTRL, IXGBE_RXCTRL_RXEN);
+	ixgbe_clear_bits(nic, IXGBE_SECRXCTRL, IXGBE_SECRXCTRL_RX_DIS);
 	return 0;
+}
+
+/*
+ * Transmit queue @hwq from an empty ring (§4.6.8, per queue): also how a
+ * hung queue is started again, disabled and enabled (§4.6.8).
+ */
+static bool ixgbe_tx_queue_start(const struct nic *nic, struct ixgbe_txq *tx, unsigned int hwq)
+{
+	memset(tx->desc, 0, IXGBE_TX_RING_SIZE * sizeof(*tx->desc));
+	tx->tail = tx->clean = tx->committed = 0;
+	/* Intel's drivers: relaxed ordering of descriptor write-backs off. */
+	ixgbe_clear_bits(nic, IXGBE_DCA_TXCTRL(hwq), IXGBE_DCA_TXCTRL_DESC_WRO);
+	nic_write(nic, IXGBE_TDBAL(hwq), (uint32_t)tx->desc_bus);
+	nic_write(nic, IXGBE_TDBAH(hwq), (uint32_t)(tx->desc_bus >> 32));
+	nic_write(nic, IXGBE_TDLEN(hwq), IXGBE_TX_RING_SIZE * sizeof(*tx->desc));
+	nic_write(nic, IXGBE_TDH(hwq), 0);
+	nic_write(nic, IXGBE_TDT(hwq), 0);
+	/*
+	 * §8.2.3.9.10: thresholds 0, so WTHRESH 0: the NIC writes DD back for
+	 * every descriptor with RS, one per frame.
+	 */
+	nic_write(nic, IXGBE_TXDCTL(hwq), IXGBE_TXDCTL_ENABLE);
+	return nic_wait(nic, IXGBE_TXDCTL(hwq), IXGBE_TXDCTL_ENABLE, IXGBE_TXDCTL_ENABLE,
+			IXGBE_QUEUE_WAIT_US);
 }
 
 /* §4.6.8 transmit initialisation. */
@@ -368,6 +648,11 @@ static int ixgbe_setup_tx(struct nic *nic, struct ixgbe_priv *p)
 	nic_write(nic, IXGBE_DTXMXSZRQ, IXGBE_DTXMXSZRQ_MASK);
 	for (unsigned int w = 0; w < 2; w++)
 		nic_write(nic, IXGBE_PFVFTE(w), ixgbe_pool_bits(nic->queues, w));
+	/*
+	 * §7.10.3: no pool-to-pool loopback. The switch already hands a
+	 * guest's frame to the other guests; a looped copy would be a second.
+	 */
+	nic_write(nic, IXGBE_PFDTXGSWC, 0);
 	/* §4.6.8: DMATXCTL.TE before any queue is enabled. */
 	ixgbe_set_bits(nic, IXGBE_DMATXCTL, IXGBE_DMATXCTL_TE);
 
@@ -375,20 +660,8 @@ static int ixgbe_setup_tx(struct nic *nic, struct ixgbe_priv *p)
 		struct ixgbe_txq *tx = &p->tx[q];
 		unsigned int hwq = IXGBE_HW_QUEUE(q);
 
-		memset(tx->desc, 0, IXGBE_TX_RING_SIZE * sizeof(*tx->desc));
-		tx->tail = tx->clean = tx->committed = 0;
-		nic_write(nic, IXGBE_TDBAL(hwq), (uint32_t)tx->desc_bus);
-		nic_write(nic, IXGBE_TDBAH(hwq), (uint32_t)(tx->desc_bus >> 32));
-		nic_write(nic, IXGBE_TDLEN(hwq), IXGBE_TX_RING_SIZE * sizeof(*tx->desc));
-		nic_write(nic, IXGBE_TDH(hwq), 0);
-		nic_write(nic, IXGBE_TDT(hwq), 0);
-		/*
-		 * §8.2.3.9.10: thresholds 0, so WTHRESH 0: the NIC writes DD
-		 * back for every descriptor with RS, one per frame.
-		 */
-		nic_write(nic, IXGBE_TXDCTL(hwq), IXGBE_TXDCTL_ENABLE);
-		if (!nic_wait(nic, IXGBE_TXDCTL(hwq), IXGBE_TXDCTL_ENABLE, IXGBE_TXDCTL_ENABLE,
-			      IXGBE_QUEUE_WAIT_US))
+		p->tx_reset[q] = false;
+		if (!ixgbe_tx_queue_start(nic, tx, hwq))
 			return -ETIMEDOUT;
 	}
 	return 0;
@@ -414,6 +687,11 @@ static int ixgbe_init(struct nic *nic)
 		return err;
 	memset(p->rar_valid, 0, sizeof(p->rar_valid));
 	memset(&p->hw, 0, sizeof(p->hw));
+	memset(&p->link, 0, sizeof(p->link));
+	memset(p->tx_hang_resets, 0, sizeof(p->tx_hang_resets));
+	p->link_retries = 0;
+	p->link.retry_wait = IXGBE_LINK_FIRST_WAIT;
+	p->link.retry_at = IXGBE_LINK_FIRST_WAIT;
 	memset(nic->stats, 0, sizeof(nic->stats));
 	nic->link_up = false;
 	nic->speed_mbps = 0;
@@ -436,7 +714,8 @@ static int ixgbe_init(struct nic *nic)
 	/* §8.2.3.1.3: tell the firmware a driver owns the port. */
 	ixgbe_set_bits(nic, IXGBE_CTRL_EXT, IXGBE_CTRL_EXT_DRV_LOAD);
 
-	ixgbe_setup_link(nic);
+	/* A first attempt that fails is retried by link(), like any other. */
+	(void)ixgbe_setup_link(nic, &p->link, false);
 	ixgbe_clear_stats(nic);
 	err = ixgbe_setup_rx(nic, p);
 	if (!err)
@@ -448,11 +727,63 @@ static int ixgbe_init(struct nic *nic)
 
 /* ---- link, filters, counters ------------------------------------------ */
 
-/* §8.2.3.22.20 LINKS. */
+/*
+ * While the link stays down, sets it up again now and then: a plain
+ * auto-negotiation restart first, then with the pipeline reset, further
+ * and further apart. A MAC reset would be Intel's last resort, but it
+ * would take every queue pair from under the sidecores that poll them.
+ */
+static void ixgbe_link_retry(struct nic *nic, struct ixgbe_priv *p)
+{
+	struct ixgbe_link_state *ls = &p->link;
+
+	if (++ls->down_checks < ls->retry_at)
+		return;
+	(void)ixgbe_setup_link(nic, ls, ls->retry_wait > IXGBE_LINK_FIRST_WAIT);
+	__atomic_store_n(&p->link_retries, p->link_retries + 1, __ATOMIC_RELAXED);
+	ls->retry_wait = ls->retry_wait * 2 > IXGBE_LINK_MAX_WAIT ? IXGBE_LINK_MAX_WAIT :
+								    ls->retry_wait * 2;
+	ls->retry_at = ls->down_checks + ls->retry_wait;
+}
+
+/*
+ * The transmit watchdog: a queue with frames the NIC has not taken (TDH
+ * short of TDT) whose TDH has not moved for IXGBE_TX_HANG_CHECKS checks
+ * with the link up is hung, as an 82599 queue can be after a link flap;
+ * its sidecore is asked to start it again (ixgbe_tx_commit()).
+ */
+static void ixgbe_tx_watchdog(struct nic *nic, struct ixgbe_priv *p)
+{
+	struct ixgbe_link_state *ls = &p->link;
+
+	for (unsigned int q = 0; q < nic->queues; q++) {
+		uint32_t head = nic_read(nic, IXGBE_TDH(IXGBE_HW_QUEUE(q)));
+		uint32_t tail = nic_read(nic, IXGBE_TDT(IXGBE_HW_QUEUE(q)));
+
+		if (head == tail || head != ls->tx_head[q]) {
+			ls->tx_still[q] = 0;
+		} else if (++ls->tx_still[q] >= IXGBE_TX_HANG_CHECKS) {
+			ls->tx_still[q] = 0;
+			__atomic_store_n(&p->tx_reset[q], true, __ATOMIC_RELEASE);
+		}
+		ls->tx_head[q] = head;
+	}
+}
+
+/* §8.2.3.22.20 LINKS; the link retries and the transmit watchdog ride along. */
 static bool ixgbe_link(struct nic *nic)
 {
+	struct ixgbe_priv *p = nic->priv;
 	uint32_t links = nic_read(nic, IXGBE_LINKS);
 
+	if (p && (links & IXGBE_LINKS_UP)) {
+		p->link.down_checks = 0;
+		p->link.retry_wait = IXGBE_LINK_FIRST_WAIT;
+		p->link.retry_at = IXGBE_LINK_FIRST_WAIT;
+		ixgbe_tx_watchdog(nic, p);
+	} else if (p) {
+		ixgbe_link_retry(nic, p);
+	}
 	nic->link_up = links & IXGBE_LINKS_UP;
 	nic->speed_mbps = 0;
 	if (nic->link_up) {
@@ -528,6 +859,31 @@ void ixgbe_read_hw_stats(struct nic *nic, struct ixgbe_hw_stats *out)
 	p->hw.rx_crc_errors += nic_read(nic, IXGBE_CRCERRS);
 	p->hw.rx_length_errors += nic_read(nic, IXGBE_RLEC);
 	*out = p->hw;
+	out->link_retries = __atomic_load_n(&p->link_retries, __ATOMIC_RELAXED);
+	out->tx_hang_resets = 0;
+	for (unsigned int q = 0; q < nic->queues; q++)
+		out->tx_hang_resets += __atomic_load_n(&p->tx_hang_resets[q], __ATOMIC_RELAXED);
+}
+
+void ixgbe_link_report(struct nic *nic, struct ixgbe_link_report *out)
+{
+	static const char *const names[] = {
+		[IXGBE_SFP_NONE] = "none",
+		[IXGBE_SFP_UNSUPPORTED] = "unsupported",
+		[IXGBE_SFP_DAC] = "dac",
+		[IXGBE_SFP_SR_LR] = "sr/lr",
+		[IXGBE_SFP_INTEL_DUAL_RATE] = "intel-dual-rate",
+	};
+	const struct ixgbe_priv *p = nic->priv;
+
+	memset(out, 0, sizeof(*out));
+	out->autoc = nic_read(nic, IXGBE_AUTOC);
+	out->autoc2 = nic_read(nic, IXGBE_AUTOC2);
+	out->esdp = nic_read(nic, IXGBE_ESDP);
+	out->links = nic_read(nic, IXGBE_LINKS);
+	out->sfp = p ? p->link.sfp : IXGBE_SFP_NONE;
+	out->sfp_id = p ? p->link.sfp_id : 0;
+	out->sfp_name = names[out->sfp];
 }
 
 /* ---- receive ---------------------------------------------------------- */
@@ -705,6 +1061,13 @@ static bool ixgbe_plan_tso(const struct net_packet *pkt, const struct ixgbe_hdrs
 
 	net_put_be16(plan->hdr + hd->maclen + hd->iplen + 16,
 		 sw_csum_fold(sw_csum_pseudo(ip, !hd->ipv4, 0)));
+	/*
+	 * §7.2.5: with IXSM the NIC adds what the IPv4 checksum field holds
+	 * into the sum it writes there, so the field starts at 0, as in every
+	 * Intel driver; the guest's own checksum would spoil every segment's.
+	 */
+	if (hd->ipv4)
+		net_put_be16(ip + 10, 0);
 
 	plan->context = true;
 	plan->vlan_macip_lens = hd->iplen | hd->maclen << IXGBE_TXCTX_MACLEN_SHIFT;
@@ -764,7 +1127,9 @@ static bool ixgbe_plan(const struct net_packet *pkt, struct ixgbe_tx_plan *plan)
 		return false;
 	plan->segments = 1;
 	plan->wire_bytes = pkt->len;
-	plan->olinfo = pkt->len << IXGBE_TXD_PAYLEN_SHIFT;
+	/* ixgbe_tx_fill() pads a frame shorter than the NIC takes. */
+	plan->olinfo = (pkt->len < IXGBE_TX_MIN_LEN ? IXGBE_TX_MIN_LEN : pkt->len)
+		       << IXGBE_TXD_PAYLEN_SHIFT;
 
 	ixgbe_parse(plan->hdr, plan->hdr_len, &hd);
 	if (gso != VIRTIO_NET_HDR_GSO_NONE)
@@ -823,11 +1188,20 @@ static int ixgbe_tx_fill(struct ixgbe_txq *tx, uint32_t slot, const struct net_p
 		uint32_t off = k * IXGBE_BUF_SIZE;
 		uint32_t n = pkt->len - off < IXGBE_BUF_SIZE ? pkt->len - off : IXGBE_BUF_SIZE;
 		uint8_t *buf = tx->buf + (size_t)slot * IXGBE_BUF_SIZE;
-		uint32_t cmd = n | IXGBE_TXD_DTYP_DATA | IXGBE_TXD_DCMD_DEXT | IXGBE_TXD_DCMD_IFCS |
+		uint32_t cmd = IXGBE_TXD_DTYP_DATA | IXGBE_TXD_DCMD_DEXT | IXGBE_TXD_DCMD_IFCS |
 			       plan->dcmd;
 
 		if (net_packet_read(pkt, off, buf, n) != n)
 			return -1;
+		/*
+		 * The NIC must not be handed fewer than IXGBE_TX_MIN_LEN bytes
+		 * (Intel's drivers pad to it); TXPADEN pads the rest to 64.
+		 */
+		if (pkt->len < IXGBE_TX_MIN_LEN) {
+			memset(buf + n, 0, IXGBE_TX_MIN_LEN - n);
+			n = IXGBE_TX_MIN_LEN;
+		}
+		cmd |= n;
 		if (k == 0) {
 			/* The headers the plan was made from, not a second read. */
 			memcpy(buf, plan->hdr, plan->hdr_len);
@@ -904,6 +1278,21 @@ static void ixgbe_tx_commit(struct nic *nic, unsigned int q)
 	if (!p || q >= nic->queues)
 		return;
 	tx = &p->tx[q];
+	/*
+	 * The watchdog found the queue hung: started again from an empty ring.
+	 * The frames it held are lost, as on a link loss; they were counted
+	 * sent when queued.
+	 */
+	if (__atomic_load_n(&p->tx_reset[q], __ATOMIC_ACQUIRE)) {
+		unsigned int hwq = IXGBE_HW_QUEUE(q);
+
+		__atomic_store_n(&p->tx_reset[q], false, __ATOMIC_RELAXED);
+		nic_write(nic, IXGBE_TXDCTL(hwq), 0);
+		(void)nic_wait(nic, IXGBE_TXDCTL(hwq), IXGBE_TXDCTL_ENABLE, 0, IXGBE_QUEUE_WAIT_US);
+		(void)ixgbe_tx_queue_start(nic, tx, hwq);
+		__atomic_store_n(&p->tx_hang_resets[q], p->tx_hang_resets[q] + 1, __ATOMIC_RELAXED);
+		return;
+	}
 	if (tx->committed == tx->tail)
 		return;
 	/* Descriptors and buffers before the doorbell (§7.2.3.5). */

@@ -35,13 +35,19 @@ struct ixgbe_pci_id {
 	const char *name;
 };
 
-/* The 82599 parts the driver knows, all vendor IXGBE_VENDOR_INTEL. */
+/*
+ * The 82599 parts the driver brings up, all vendor IXGBE_VENDOR_INTEL: the
+ * SFP+ ones only (docs/nic.md), since the link is set up for SFI.
+ */
 extern const struct ixgbe_pci_id ixgbe_pci_ids[];
 extern const unsigned int ixgbe_pci_id_count;
 
 extern const struct nic_ops ixgbe_ops;
 
-/* The NIC's port-wide counters (82599 datasheet §8.2.3.23), summed since init. */
+/*
+ * The NIC's port-wide counters (82599 datasheet §8.2.3.23), summed since
+ * init, and what the driver did to keep the port working.
+ */
 struct ixgbe_hw_stats {
 	uint64_t rx_good;		/* GPRC */
 	uint64_t rx_good_bytes;		/* GORC */
@@ -50,6 +56,28 @@ struct ixgbe_hw_stats {
 	uint64_t rx_missed;		/* MPC: no room in the packet buffer */
 	uint64_t rx_crc_errors;		/* CRCERRS */
 	uint64_t rx_length_errors;	/* RLEC */
+	uint64_t link_retries;		/* link set up again after staying down */
+	uint64_t tx_hang_resets;	/* transmit queues reset by the watchdog */
+};
+
+/* What the SFP+ module's EEPROM says it is (SFF-8472 bytes 0, 3, 6, 8, 37-39). */
+enum ixgbe_sfp {
+	IXGBE_SFP_NONE,			/* no module answers on I2C */
+	IXGBE_SFP_UNSUPPORTED,		/* not an SFP, or neither copper nor SR/LR */
+	IXGBE_SFP_DAC,			/* direct-attach copper */
+	IXGBE_SFP_SR_LR,		/* 10GBASE-SR or -LR optics */
+	IXGBE_SFP_INTEL_DUAL_RATE,	/* Intel 1G/10G optics: rate select needed */
+};
+
+/* The registers a person debugging a link wants, for one console line a port. */
+struct ixgbe_link_report {
+	uint32_t autoc;
+	uint32_t autoc2;
+	uint32_t esdp;
+	uint32_t links;
+	uint8_t sfp_id;			/* EEPROM byte 0: 0x03 is SFP/SFP+ */
+	enum ixgbe_sfp sfp;
+	const char *sfp_name;
 };
 
 /**
@@ -70,5 +98,14 @@ bool ixgbe_pci_supported(uint16_t vendor, uint16_t device);
  * Reads a handful of registers: for a status page, not the data path.
  */
 void ixgbe_read_hw_stats(struct nic *nic, struct ixgbe_hw_stats *out);
+
+/**
+ * ixgbe_link_report() - the link registers and module of a port, for the console.
+ * @nic: an initialised ixgbe NIC
+ * @out: filled in; the module as last identified, the registers as now
+ *
+ * Reads four registers: at init and on a link change, not per frame.
+ */
+void ixgbe_link_report(struct nic *nic, struct ixgbe_link_report *out);
 
 #endif

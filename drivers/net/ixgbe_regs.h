@@ -28,6 +28,34 @@
 #define IXGBE_CTRL_EXT			0x00018
 #define  IXGBE_CTRL_EXT_NS_DIS		(1u << 16)	/* no-snoop disable */
 #define  IXGBE_CTRL_EXT_DRV_LOAD	(1u << 28)
+/*
+ * §8.2.3.1 ESDP, extended SDP control: pin n's level in bit n, its direction
+ * (1: output) in bit n + 8. On the SFP+ parts SDP3 drives the module's
+ * TX_DISABLE (high: laser off) and SDP5 its rate select RS0 (high: 10 Gb/s).
+ */
+#define IXGBE_ESDP			0x00020
+#define  IXGBE_ESDP_SDP3		(1u << 3)
+#define  IXGBE_ESDP_SDP5		(1u << 5)
+#define  IXGBE_ESDP_SDP3_DIR		(1u << 11)
+#define  IXGBE_ESDP_SDP5_DIR		(1u << 13)
+/* §8.2.3.1 I2CCTL: the SFP+ module's two-wire bus, driven bit by bit. */
+#define IXGBE_I2CCTL			0x00028
+#define  IXGBE_I2C_CLK_IN		(1u << 0)
+#define  IXGBE_I2C_CLK_OUT		(1u << 1)
+#define  IXGBE_I2C_DATA_IN		(1u << 2)
+#define  IXGBE_I2C_DATA_OUT		(1u << 3)
+
+/*
+ * §10.5 software/firmware synchronisation: SWSM.SMBI and SWESMBI guard
+ * SW_FW_SYNC, whose bits say who owns a shared resource (the MAC's link
+ * registers: AUTOC, AUTOC2); firmware's bit is software's shifted by 5.
+ */
+#define IXGBE_SWSM			0x10140
+#define  IXGBE_SWSM_SMBI		(1u << 0)
+#define  IXGBE_SWSM_SWESMBI		(1u << 1)
+#define IXGBE_SW_FW_SYNC		0x10160
+#define  IXGBE_SW_FW_SYNC_SW_MAC	(1u << 3)
+#define  IXGBE_SW_FW_SYNC_FW_MAC	(1u << 8)
 
 /* §8.2.3.2.1 EEPROM/Flash control: auto-read of the EEPROM done. */
 #define IXGBE_EEC			0x10010
@@ -45,6 +73,9 @@
 #define IXGBE_RDLEN(n)			(0x01008 + 0x40 * (n))
 #define IXGBE_DCA_RXCTRL(n)		(0x0100c + 0x40 * (n))
 #define  IXGBE_DCA_RXCTRL_BIT12		(1u << 12)	/* reserved, must be cleared (§4.6.7) */
+/* §8.2.3.11: relaxed ordering of data and head write-backs. */
+#define  IXGBE_DCA_RXCTRL_DATA_WRO	(1u << 13)
+#define  IXGBE_DCA_RXCTRL_HEAD_WRO	(1u << 15)
 #define IXGBE_RDH(n)			(0x01010 + 0x40 * (n))
 #define IXGBE_SRRCTL(n)			(0x01014 + 0x40 * (n))
 #define  IXGBE_SRRCTL_BSIZEPKT_SHIFT	10		/* packet buffer in KiB, bits 4:0 */
@@ -63,6 +94,16 @@
 #define  IXGBE_RDRXCTL_FCOE_WRFIX	(1u << 26)
 #define IXGBE_RXCTRL			0x03000
 #define  IXGBE_RXCTRL_RXEN		(1u << 0)
+/*
+ * §8.2.3.26 security receive path: RXEN is set only with it disabled
+ * (SECRXCTRL.RX_DIS, then SECRXSTAT.SECRX_RDY), the workaround for the
+ * 82599 specification update's erratum of a receive DMA hang when frames
+ * arrive as the receiver is enabled.
+ */
+#define IXGBE_SECRXCTRL			0x08d00
+#define  IXGBE_SECRXCTRL_RX_DIS		(1u << 1)
+#define IXGBE_SECRXSTAT			0x08d04
+#define  IXGBE_SECRXSTAT_SECRX_RDY	(1u << 0)
 /* §8.2.3.8.x: maps each receive queue to one of 16 statistics counters, a byte per queue. */
 #define IXGBE_RQSMR(n)			(0x02300 + 4 * (n))
 
@@ -75,6 +116,8 @@
 #define  IXGBE_FCTRL_MPE		(1u << 8)
 #define  IXGBE_FCTRL_UPE		(1u << 9)
 #define  IXGBE_FCTRL_BAM		(1u << 10)
+#define  IXGBE_FCTRL_PMCF		(1u << 12)	/* pass MAC control frames */
+#define  IXGBE_FCTRL_DPF		(1u << 13)	/* discard pause frames */
 #define IXGBE_VLNCTRL			0x05088
 #define  IXGBE_VLNCTRL_VFE		(1u << 30)
 #define IXGBE_MRQC			0x05818
@@ -98,6 +141,8 @@
 #define  IXGBE_PFVTCTL_RPL_EN		(1u << 30)	/* replicate group frames to pools */
 #define IXGBE_PFVFRE(n)			(0x051e0 + 4 * (n))	/* receive enable, pools 32n.. */
 #define IXGBE_PFVFTE(n)			(0x08110 + 4 * (n))	/* transmit enable */
+#define IXGBE_PFDTXGSWC			0x08220
+#define  IXGBE_PFDTXGSWC_VT_LBEN	(1u << 0)	/* pool-to-pool loopback */
 #define IXGBE_PFVML2FLT(p)		(0x0f000 + 4 * (p))	/* VMOLR: per-pool L2 control */
 #define  IXGBE_PFVML2FLT_AUPE		(1u << 24)	/* accept untagged frames */
 #define  IXGBE_PFVML2FLT_ROMPE		(1u << 25)
@@ -123,6 +168,8 @@
 #define IXGBE_TDLEN(n)			(0x06008 + 0x40 * (n))
 #define IXGBE_TDH(n)			(0x06010 + 0x40 * (n))
 #define IXGBE_TDT(n)			(0x06018 + 0x40 * (n))
+#define IXGBE_DCA_TXCTRL(n)		(0x0600c + 0x40 * (n))
+#define  IXGBE_DCA_TXCTRL_DESC_WRO	(1u << 11)	/* §8.2.3.11: relaxed write-back */
 #define IXGBE_TXDCTL(n)			(0x06028 + 0x40 * (n))
 #define  IXGBE_TXDCTL_ENABLE		(1u << 25)
 #define IXGBE_TQSM(n)			(0x08600 + 4 * (n))
@@ -143,12 +190,24 @@
 #define  IXGBE_AUTOC_AN_RESTART		(1u << 12)
 #define  IXGBE_AUTOC_LMS_MASK		(7u << 13)
 #define  IXGBE_AUTOC_LMS_10G_SERIAL	(3u << 13)
+#define  IXGBE_AUTOC_LMS_BIT2		(4u << 13)
+/*
+ * §8.2.3.22 AUTOC2: the 10 Gb/s serial PMA/PMD (SFI for SFP+), and the
+ * link-disable bits an NVM may set; the link stays down while any is set.
+ */
+#define IXGBE_AUTOC2			0x042a8
+#define  IXGBE_AUTOC2_PMA_PMD_MASK	(3u << 16)
+#define  IXGBE_AUTOC2_PMA_PMD_SFI	(2u << 16)
+#define  IXGBE_AUTOC2_LINK_DISABLE_MASK	(7u << 28)
 #define IXGBE_LINKS			0x042a4
 #define  IXGBE_LINKS_SPEED_MASK		(3u << 28)
 #define  IXGBE_LINKS_SPEED_100M		(1u << 28)
 #define  IXGBE_LINKS_SPEED_1G		(2u << 28)
 #define  IXGBE_LINKS_SPEED_10G		(3u << 28)
 #define  IXGBE_LINKS_UP			(1u << 30)
+
+/* The shortest frame the 82599 may be handed to send (Intel's drivers pad to it). */
+#define IXGBE_TX_MIN_LEN		17
 
 /* §8.2.3.23 Statistics, all cleared on read (the 64-bit ones on reading the high half). */
 #define IXGBE_CRCERRS			0x04000

@@ -29,6 +29,8 @@
 #include "sidecore/uplink.h"
 
 #define UPLINK_LINK_PERIOD_MS	100	/* how often a pass reads the link state */
+/* The end of what paging_map_uncached() can map (hv/arch/paging.h). */
+#define UPLINK_MAP_LIMIT	(512ull << 30)
 
 /* A driver the probe knows: which functions it takes, how many pairs it steers. */
 struct uplink_driver {
@@ -171,6 +173,16 @@ void uplink_probe(const struct config *config)
 		u->problem = "unusable BAR0";
 		return;
 	}
+	/*
+	 * Firmware with 64-bit MMIO above 4G may place the BAR beyond what
+	 * the identity map covers: say so, and what to change.
+	 */
+	if (u->bar.base >= UPLINK_MAP_LIMIT || u->bar.size > UPLINK_MAP_LIMIT - u->bar.base) {
+		printk("nic: %s: BAR0 at %#lx is above 512 GiB, beyond the hypervisor's map; "
+		       "have the firmware place 64-bit MMIO lower\n", u->addr_text, u->bar.base);
+		u->problem = "BAR0 above 512 GiB";
+		return;
+	}
 	if (!paging_map_uncached(u->bar.base, u->bar.size)) {
 		printk("nic: %s: cannot map BAR0 at %#lx+%#lx\n", u->addr_text, u->bar.base,
 		       u->bar.size);
@@ -201,6 +213,23 @@ static unsigned int uplink_poll(struct sidecore_port *port, unsigned int budget,
 }
 
 /*
+ * For a person bringing up a real server: the link registers and the
+ * module of an 82599 port, at init and at every link change (docs/nic.md,
+ * first contact).
+ */
+static void uplink_print_link_report(struct uplink *u)
+{
+	struct ixgbe_link_report r;
+
+	if (u->nic.ops != &ixgbe_ops)
+		return;
+	ixgbe_link_report(&u->nic, &r);
+	printk("nic: %s bring-up autoc 0x%08x autoc2 0x%08x esdp 0x%08x links 0x%08x "
+	       "sfp_id 0x%02x sfp %s\n", u->addr_text, r.autoc, r.autoc2, r.esdp, r.links,
+	       r.sfp_id, r.sfp_name);
+}
+
+/*
  * Every pass, however it ended, hands the NIC what it queued on the pair:
  * one tail write for the whole pass, not one per frame (nic_ops.commit()).
  * The link is read every UPLINK_LINK_PERIOD_MS by the first pair's sidecore,
@@ -223,6 +252,7 @@ static void uplink_flush(struct sidecore_port *port, uint64_t now)
 	for (unsigned int q = 0; q < u->nic.queues; q++)
 		net_port_set_up(&u->queue[q].net, u->nic.link_up);
 	printk("nic: %s link %s\n", u->addr_text, u->nic.link_up ? "up" : "down");
+	uplink_print_link_report(u);
 }
 
 static void uplink_print_counters(const struct sidecore_port *port, unsigned int sidecore)
@@ -348,6 +378,7 @@ void uplink_start(void)
 		return;
 	}
 	uplink_add_guest_macs(u);
+	uplink_print_link_report(u);
 
 	u->link_period = UPLINK_LINK_PERIOD_MS * (tsc_hz() / 1000);
 	u->link_next = rdtsc() + u->link_period;

@@ -26,7 +26,29 @@
 struct model_queue {
 	bool enabled;
 	bool enabling;
+	bool frozen;		/* transmit: hung by a link loss until disabled */
 	uint64_t enable_at;
+};
+
+/* Where a transfer on the module's I2C bus stands. */
+enum model_i2c_phase {
+	I2C_IDLE,		/* waiting for a START */
+	I2C_TAKE,		/* shifting in a byte from the driver */
+	I2C_ACK,		/* the module pulls SDA low for one clock */
+	I2C_GIVE,		/* shifting out a byte of the module's EEPROM */
+	I2C_MASTER_ACK,		/* the driver acks (more) or not (done) */
+};
+
+struct model_i2c {
+	bool scl, sda;		/* what the driver drives */
+	bool module_sda;	/* what the module drives: false pulls the line low */
+	enum model_i2c_phase phase;
+	unsigned int bits;
+	uint8_t shift;
+	unsigned int bytes;	/* bytes since the START */
+	bool reading;
+	bool more;		/* the driver acked the last byte it read */
+	uint8_t offset;
 };
 
 struct model_ctx {
@@ -56,6 +78,12 @@ struct ixgbe_model {
 	bool cable;
 	bool an_started;
 	uint64_t link_at;
+	bool was_up;
+	unsigned int link_misses;
+	uint16_t device;
+	enum ixgbe_model_module module;
+	uint64_t fw_busy_until;
+	struct model_i2c i2c;
 
 	struct model_queue rxq[IXGBE_MODEL_QUEUES], txq[IXGBE_MODEL_QUEUES];
 	struct model_ctx ctx[IXGBE_MODEL_QUEUES][2];
@@ -81,6 +109,7 @@ struct ixgbe_model {
 
 	unsigned int errors;
 	char first_error[200];
+	char last_error[200];
 	struct ixgbe_model_faults faults;
 	struct ixgbe_model_stats stats;
 };
@@ -94,11 +123,11 @@ static void model_error(struct ixgbe_model *m, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (m->errors++ == 0) {
-		va_start(ap, fmt);
-		vsnprintf(m->first_error, sizeof(m->first_error), fmt, ap);
-		va_end(ap);
-	}
+	va_start(ap, fmt);
+	vsnprintf(m->last_error, sizeof(m->last_error), fmt, ap);
+	va_end(ap);
+	if (m->errors++ == 0)
+		memcpy(m->first_error, m->last_error, sizeof(m->first_error));
 }
 
 static uint32_t *r(struct ixgbe_model *m, uint32_t offset)
@@ -151,9 +180,68 @@ static uint8_t *model_dma(struct ixgbe_model *m, uint64_t bus, size_t len, const
 
 /* ---- reset, time, link -------------------------------------------------- */
 
+/* The parts whose media is an SFP+ cage, by device ID (the rest are backplane, CX4 or BASE-T). */
+static bool model_media_sfp(uint16_t device)
+{
+	static const uint16_t sfp[] = { 0x10fb, 0x1507, 0x1529, 0x154d, 0x1557 };
+
+	for (unsigned int i = 0; i < sizeof(sfp) / sizeof(sfp[0]); i++)
+		if (sfp[i] == device)
+			return true;
+	return false;
+}
+
+static bool model_module_optical(enum ixgbe_model_module mod)
+{
+	return mod == IXGBE_MODULE_SR_INTEL || mod == IXGBE_MODULE_SR_OTHER ||
+	       mod == IXGBE_MODULE_LR;
+}
+
+/*
+ * The link registers as the NVM loads them on reset: an SFP+ part's
+ * AUTOC2 selects SFI but with a link-disable bit set, as a LOM's NVM may
+ * leave it; the other parts come up in their own modes (KX4/KX).
+ */
+static void model_nvm_link(struct ixgbe_model *m)
+{
+	if (model_media_sfp(m->device)) {
+		*r(m, IXGBE_AUTOC) = IXGBE_AUTOC_LMS_10G_SERIAL;
+		*r(m, IXGBE_AUTOC2) = IXGBE_AUTOC2_PMA_PMD_SFI | (2u << 28);
+	} else {
+		*r(m, IXGBE_AUTOC) = 6u << 13;
+		*r(m, IXGBE_AUTOC2) = 0;
+	}
+}
+
+/* One byte of the module's EEPROM at I2C address 0xa0 (SFF-8472 layout). */
+static uint8_t model_sfp_byte(const struct ixgbe_model *m, uint8_t offset)
+{
+	bool intel = m->module == IXGBE_MODULE_SR_INTEL;
+
+	switch (offset) {
+	case 0:
+		return 0x03;	/* identifier: SFP/SFP+ */
+	case 3:		/* 10G Ethernet compliance: SR, LR */
+		return m->module == IXGBE_MODULE_LR ? 0x20 :
+		       model_module_optical(m->module) ? 0x10 : 0;
+	case 6:		/* 1G Ethernet compliance: 1000BASE-SX for the dual-rate one */
+		return intel ? 0x01 : 0;
+	case 8:		/* cable technology: passive direct attach */
+		return m->module == IXGBE_MODULE_DAC ? 0x04 : 0;
+	case 38:	/* vendor OUI, bytes 37-39 */
+		return intel ? 0x1b : 0x90;
+	case 39:
+		return intel ? 0x21 : 0x65;
+	}
+	return 0;
+}
+
 /* §4.6.3.2: every register back to its reset value, all state forgotten. */
 static void model_reset(struct ixgbe_model *m)
 {
+	/* The SDP pins hold their levels across a reset. */
+	uint32_t esdp = *r(m, IXGBE_ESDP);
+
 	memset(m->reg, 0, sizeof(m->reg));
 	memset(m->rxq, 0, sizeof(m->rxq));
 	memset(m->txq, 0, sizeof(m->txq));
@@ -163,6 +251,14 @@ static void model_reset(struct ixgbe_model *m)
 	for (unsigned int q = 0; q < IXGBE_MODEL_QUEUES; q++)
 		*r(m, IXGBE_SRRCTL(q)) = 2u | 4u << 8;	/* 2 KiB buffers, the reset value */
 	*r(m, IXGBE_MAXFRS) = MODEL_RAR_MAX_DEFAULT << IXGBE_MAXFRS_MFS_SHIFT;
+	/* Relaxed ordering on, as Intel's drivers find and clear it. */
+	for (unsigned int q = 0; q < IXGBE_MODEL_QUEUES; q++) {
+		*r(m, IXGBE_DCA_RXCTRL(q)) = IXGBE_DCA_RXCTRL_BIT12 | IXGBE_DCA_RXCTRL_DATA_WRO |
+					     IXGBE_DCA_RXCTRL_HEAD_WRO;
+		*r(m, IXGBE_DCA_TXCTRL(q)) = IXGBE_DCA_TXCTRL_DESC_WRO;
+	}
+	model_nvm_link(m);
+	*r(m, IXGBE_ESDP) = esdp;
 	m->in_reset = true;
 	m->reset_done_at = m->now + IXGBE_MODEL_RESET_US;
 	*r(m, IXGBE_CTRL) = IXGBE_CTRL_RST;
@@ -170,6 +266,8 @@ static void model_reset(struct ixgbe_model *m)
 	m->eeprom_at = m->reset_done_at + IXGBE_MODEL_EEPROM_US;
 	m->dmainit_at = m->reset_done_at + IXGBE_MODEL_DMAINIT_US;
 }
+
+static void model_link_watch(struct ixgbe_model *m);
 
 /* Whatever model time has made happen by now. */
 static void model_tick(struct ixgbe_model *m)
@@ -200,11 +298,49 @@ static void model_tick(struct ixgbe_model *m)
 			}
 		}
 	}
+	model_link_watch(m);
+}
+
+/*
+ * What the link needs besides a cable and time: an SFP+ part set to 10 Gb/s
+ * serial over SFI, no link-disable bit, a module, and for optics the laser
+ * on (SDP3 driven low) and a dual-rate module's rate select high (SDP5).
+ */
+static bool model_port_ready(struct ixgbe_model *m)
+{
+	uint32_t autoc2 = *r(m, IXGBE_AUTOC2), esdp = *r(m, IXGBE_ESDP);
+
+	if (!model_media_sfp(m->device) || m->module == IXGBE_MODULE_NONE)
+		return false;
+	if ((*r(m, IXGBE_AUTOC) & IXGBE_AUTOC_LMS_MASK) != IXGBE_AUTOC_LMS_10G_SERIAL ||
+	    (autoc2 & IXGBE_AUTOC2_PMA_PMD_MASK) != IXGBE_AUTOC2_PMA_PMD_SFI ||
+	    (autoc2 & IXGBE_AUTOC2_LINK_DISABLE_MASK))
+		return false;
+	if (model_module_optical(m->module) &&
+	    (!(esdp & IXGBE_ESDP_SDP3_DIR) || (esdp & IXGBE_ESDP_SDP3)))
+		return false;
+	if (m->module == IXGBE_MODULE_SR_INTEL &&
+	    (!(esdp & IXGBE_ESDP_SDP5_DIR) || !(esdp & IXGBE_ESDP_SDP5)))
+		return false;
+	return true;
 }
 
 static bool model_link_up(struct ixgbe_model *m)
 {
-	return !m->in_reset && m->cable && m->an_started && m->now >= m->link_at;
+	return !m->in_reset && m->cable && m->an_started && m->now >= m->link_at &&
+	       model_port_ready(m);
+}
+
+/* A transmit queue that had work when the link went away hangs there. */
+static void model_link_watch(struct ixgbe_model *m)
+{
+	bool up = model_link_up(m);
+
+	if (m->was_up && !up)
+		for (unsigned int q = 0; q < IXGBE_MODEL_QUEUES; q++)
+			if (m->txq[q].enabled && *r(m, IXGBE_TDH(q)) != *r(m, IXGBE_TDT(q)))
+				m->txq[q].frozen = true;
+	m->was_up = up;
 }
 
 /* §8.2.3.22.20: link state and the speed the link mode in AUTOC runs at. */
@@ -237,8 +373,133 @@ void ixgbe_model_set_cable(struct ixgbe_model *m, bool in)
 	if (in && !m->cable)
 		m->link_at = m->now + IXGBE_MODEL_LINK_US;
 	m->cable = in;
+	model_link_watch(m);
 	if (in)
 		ixgbe_model_step(m);
+}
+
+void ixgbe_model_set_port(struct ixgbe_model *m, uint16_t device, enum ixgbe_model_module module)
+{
+	m->device = device;
+	m->module = module;
+	model_link_watch(m);
+}
+
+void ixgbe_model_set_link_misses(struct ixgbe_model *m, unsigned int misses)
+{
+	m->link_misses = misses;
+}
+
+void ixgbe_model_set_fw_busy(struct ixgbe_model *m, unsigned int us)
+{
+	m->fw_busy_until = m->now + us;
+}
+
+/* ---- the module's I2C bus ------------------------------------------------ */
+
+/* The module puts bit 7 - bits of the byte it sends on SDA. */
+static void model_i2c_give_bit(struct ixgbe_model *m)
+{
+	struct model_i2c *b = &m->i2c;
+
+	b->module_sda = (b->shift >> (7 - b->bits)) & 1;
+}
+
+/* The next EEPROM byte, its first bit on SDA. */
+static void model_i2c_give_byte(struct ixgbe_model *m)
+{
+	struct model_i2c *b = &m->i2c;
+
+	b->bits = 0;
+	b->shift = model_sfp_byte(m, b->offset++);
+	b->phase = I2C_GIVE;
+	model_i2c_give_bit(m);
+}
+
+/* A byte from the driver is in: the address (0xa0/0xa1) or the EEPROM offset. */
+static void model_i2c_took(struct ixgbe_model *m)
+{
+	struct model_i2c *b = &m->i2c;
+
+	if (b->bytes++ == 0) {
+		if ((b->shift & 0xfe) != 0xa0 || m->module == IXGBE_MODULE_NONE) {
+			b->phase = I2C_IDLE;	/* nobody acks */
+			return;
+		}
+		b->reading = b->shift & 1;
+	} else {
+		b->offset = b->shift;
+	}
+	b->module_sda = false;
+	b->phase = I2C_ACK;
+}
+
+/*
+ * One write of I2CCTL: SDA falling with SCL high is a START, rising a STOP;
+ * bits are taken on SCL's rising edge and the module changes SDA after its
+ * falling edge (the I2C bus specification's timing, at the model's pace).
+ */
+static void model_i2c_write(struct ixgbe_model *m, uint32_t v)
+{
+	struct model_i2c *b = &m->i2c;
+	bool scl = v & IXGBE_I2C_CLK_OUT, sda = v & IXGBE_I2C_DATA_OUT;
+
+	if (b->scl && scl && b->sda != sda) {
+		b->phase = sda ? I2C_IDLE : I2C_TAKE;
+		b->bits = b->bytes = 0;
+		b->shift = 0;
+		b->module_sda = true;
+	} else if (!b->scl && scl) {
+		if (b->phase == I2C_TAKE) {
+			b->shift = (uint8_t)(b->shift << 1 | sda);
+			b->bits++;
+		} else if (b->phase == I2C_MASTER_ACK) {
+			b->more = !sda;
+		}
+	} else if (b->scl && !scl) {
+		switch (b->phase) {
+		case I2C_TAKE:
+			if (b->bits == 8)
+				model_i2c_took(m);
+			break;
+		case I2C_ACK:
+			b->module_sda = true;
+			if (b->reading) {
+				model_i2c_give_byte(m);
+			} else {
+				b->bits = 0;
+				b->shift = 0;
+				b->phase = I2C_TAKE;
+			}
+			break;
+		case I2C_GIVE:
+			if (++b->bits == 8) {
+				b->module_sda = true;
+				b->phase = I2C_MASTER_ACK;
+			} else {
+				model_i2c_give_bit(m);
+			}
+			break;
+		case I2C_MASTER_ACK:
+			if (b->more)
+				model_i2c_give_byte(m);
+			else
+				b->phase = I2C_IDLE;
+			break;
+		case I2C_IDLE:
+			break;
+		}
+	}
+	b->scl = scl;
+	b->sda = sda;
+}
+
+static uint32_t model_i2c_read(const struct ixgbe_model *m)
+{
+	const struct model_i2c *b = &m->i2c;
+
+	return (b->scl ? IXGBE_I2C_CLK_IN : 0) | (b->sda && b->module_sda ? IXGBE_I2C_DATA_IN : 0) |
+	       (b->scl ? IXGBE_I2C_CLK_OUT : 0) | (b->sda ? IXGBE_I2C_DATA_OUT : 0);
 }
 
 /* ---- registers -------------------------------------------------------- */
@@ -287,6 +548,17 @@ static uint32_t model_read(void *ctx, uint32_t off)
 	switch (off) {
 	case IXGBE_LINKS:
 		return model_links(m);
+	case IXGBE_I2CCTL:
+		return model_i2c_read(m);
+	case IXGBE_SWSM:
+		/* Reading SMBI takes it: the reader owns it if it read 0. */
+		v = *r(m, off);
+		*r(m, off) |= IXGBE_SWSM_SMBI;
+		return v;
+	case IXGBE_SW_FW_SYNC:
+		return *r(m, off) | (m->now < m->fw_busy_until ? IXGBE_SW_FW_SYNC_FW_MAC : 0);
+	case IXGBE_SECRXSTAT:
+		return *r(m, IXGBE_SECRXCTRL) & IXGBE_SECRXCTRL_RX_DIS ? IXGBE_SECRXSTAT_SECRX_RDY : 0;
 	case IXGBE_GORCL:
 		return (uint32_t)m->gorc;
 	case IXGBE_GORCH:
@@ -332,6 +604,9 @@ static void model_rxdctl(struct ixgbe_model *m, unsigned int q, uint32_t v)
 			    *r(m, IXGBE_RDBAL(q)));
 		return;
 	}
+	if (*r(m, IXGBE_DCA_RXCTRL(q)) & (IXGBE_DCA_RXCTRL_DATA_WRO | IXGBE_DCA_RXCTRL_HEAD_WRO))
+		model_error(m, "RXDCTL(%u).ENABLE with relaxed ordering on (DCA_RXCTRL 0x%x)", q,
+			    *r(m, IXGBE_DCA_RXCTRL(q)));
 	m->rxq[q].enabling = true;
 	m->rxq[q].enable_at = m->now + IXGBE_MODEL_QUEUE_US;
 }
@@ -343,7 +618,7 @@ static void model_txdctl(struct ixgbe_model *m, unsigned int q, uint32_t v)
 
 	*r(m, IXGBE_TXDCTL(q)) = v & ~IXGBE_TXDCTL_ENABLE;
 	if (!(v & IXGBE_TXDCTL_ENABLE)) {
-		m->txq[q].enabled = m->txq[q].enabling = false;
+		m->txq[q].enabled = m->txq[q].enabling = m->txq[q].frozen = false;
 		return;
 	}
 	if (m->txq[q].enabled || m->txq[q].enabling)
@@ -357,6 +632,9 @@ static void model_txdctl(struct ixgbe_model *m, unsigned int q, uint32_t v)
 			    *r(m, IXGBE_TDBAL(q)));
 		return;
 	}
+	if (*r(m, IXGBE_DCA_TXCTRL(q)) & IXGBE_DCA_TXCTRL_DESC_WRO)
+		model_error(m, "TXDCTL(%u).ENABLE with relaxed ordering on (DCA_TXCTRL 0x%x)", q,
+			    *r(m, IXGBE_DCA_TXCTRL(q)));
 	m->txq[q].enabling = true;
 	m->txq[q].enable_at = m->now + IXGBE_MODEL_QUEUE_US;
 }
@@ -389,7 +667,27 @@ static void model_write(void *ctx, uint32_t off, uint32_t v)
 	case IXGBE_STATUS:
 	case IXGBE_LINKS:
 	case IXGBE_EEC:
+	case IXGBE_SECRXSTAT:
 		return;	/* read-only here */
+	case IXGBE_I2CCTL:
+		model_i2c_write(m, v);
+		return;
+	case IXGBE_SWSM:
+		v &= IXGBE_SWSM_SMBI | IXGBE_SWSM_SWESMBI;
+		break;
+	case IXGBE_SW_FW_SYNC:
+		if (!(*r(m, IXGBE_SWSM) & IXGBE_SWSM_SWESMBI))
+			model_error(m, "SW_FW_SYNC written without holding SWSM.SWESMBI");
+		if ((v & IXGBE_SW_FW_SYNC_SW_MAC) && !(*r(m, off) & IXGBE_SW_FW_SYNC_SW_MAC) &&
+		    m->now < m->fw_busy_until)
+			model_error(m, "SW_FW_SYNC: the MAC's registers taken from the firmware");
+		v &= 0x1fu;	/* the firmware's bits are its own */
+		break;
+	case IXGBE_RXCTRL:
+		if ((v & IXGBE_RXCTRL_RXEN) && !(*r(m, off) & IXGBE_RXCTRL_RXEN) &&
+		    !(*r(m, IXGBE_SECRXCTRL) & IXGBE_SECRXCTRL_RX_DIS))
+			model_error(m, "RXEN set with the security receive path on (82599 erratum)");
+		break;
 	case IXGBE_EIMS:
 		*r(m, IXGBE_EIMS) |= v;
 		return;
@@ -401,10 +699,17 @@ static void model_write(void *ctx, uint32_t off, uint32_t v)
 		v = (v & ~IXGBE_RDRXCTL_DMAIDONE) | (*r(m, off) & IXGBE_RDRXCTL_DMAIDONE);
 		break;
 	case IXGBE_AUTOC:
+		/* §10.5: the MAC's link registers are shared with the firmware. */
+		if (!(*r(m, IXGBE_SW_FW_SYNC) & IXGBE_SW_FW_SYNC_SW_MAC))
+			model_error(m, "AUTOC written without SW_FW_SYNC");
 		/* §8.2.3.22.19: restart AN self-clears; the link follows later. */
 		if (v & IXGBE_AUTOC_AN_RESTART) {
 			m->an_started = true;
 			m->link_at = m->now + IXGBE_MODEL_LINK_US;
+			if (m->link_misses) {
+				m->link_misses--;
+				m->link_at = UINT64_MAX;
+			}
 			v &= ~IXGBE_AUTOC_AN_RESTART;
 		}
 		break;
@@ -426,6 +731,7 @@ static void model_write(void *ctx, uint32_t off, uint32_t v)
 	    v >= model_ring_size(m, IXGBE_RDLEN(q)))
 		model_error(m, "RDT(%d) = %u beyond the ring", q, v);
 	*r(m, off) = v;
+	model_link_watch(m);
 	if ((q = model_queue_reg(off, IXGBE_TDT(0))) >= 0) {
 		m->stats.tdt_writes[q]++;
 		if (v && v >= model_ring_size(m, IXGBE_TDLEN(q)))
@@ -443,6 +749,8 @@ uint32_t ixgbe_model_peek(struct ixgbe_model *m, uint32_t offset)
 		return 0;
 	if (offset == IXGBE_LINKS)
 		return model_links(m);
+	if (offset == IXGBE_I2CCTL)
+		return model_i2c_read(m);
 	if ((q = model_queue_reg(offset, IXGBE_RXDCTL(0))) >= 0)
 		return *r(m, offset) | (m->rxq[q].enabled ? IXGBE_RXDCTL_ENABLE : 0);
 	if ((q = model_queue_reg(offset, IXGBE_TXDCTL(0))) >= 0)
@@ -549,9 +857,12 @@ static void model_wire_put(struct ixgbe_model *m, unsigned int q, const uint8_t 
 	m->gotc += padded + FCS_LEN;
 }
 
+/*
+ * §7.2.5: the NIC sums the header as it finds it, checksum field included,
+ * so a field not zeroed first ends up in every checksum it writes.
+ */
 static void model_ipv4_csum(uint8_t *ip, uint32_t iplen)
 {
-	wr16(ip + 10, 0);
 	wr16(ip + 10, (uint16_t)~model_net_sum(0, ip, iplen));
 }
 
@@ -584,6 +895,9 @@ static void model_tso(struct ixgbe_model *m, unsigned int q, const uint8_t *f, u
 			    hlen, paylen, mss);
 		return;
 	}
+	if (ipv4 && (popts & IXGBE_TXD_POPTS_IXSM) && be16(f + maclen + 10))
+		model_error(m, "queue %u: TSO with IXSM and an IPv4 checksum field of 0x%04x, not 0",
+			    q, be16(f + maclen + 10));
 	seed = be16(f + tcp + 16);
 	for (uint32_t off = 0, k = 0; off < paylen; off += mss, k++) {
 		uint32_t n = paylen - off < mss ? paylen - off : mss;
@@ -646,6 +960,11 @@ static void model_tx_frame(struct ixgbe_model *m, unsigned int q, uint32_t len, 
 	bool fcs = (cmd & IXGBE_TXD_DCMD_IFCS) && (*r(m, IXGBE_HLREG0) & IXGBE_HLREG0_TXCRCEN);
 	const struct model_ctx *c = NULL;
 
+	if (len < IXGBE_TX_MIN_LEN) {
+		model_error(m, "queue %u: a %u-byte frame, under the %u the NIC takes", q, len,
+			    IXGBE_TX_MIN_LEN);
+		return;
+	}
 	if (olinfo & IXGBE_TXD_CC) {
 		c = &m->ctx[q][(olinfo >> IXGBE_TXD_IDX_SHIFT) & 1];
 		if (!c->valid) {
@@ -685,8 +1004,8 @@ static void model_tx_queue(struct ixgbe_model *m, unsigned int q)
 	uint64_t base = (uint64_t)*r(m, IXGBE_TDBAH(q)) << 32 | *r(m, IXGBE_TDBAL(q));
 	uint32_t pool = q / IXGBE_QUEUES_PER_POOL;
 
-	if (!m->txq[q].enabled || !(*r(m, IXGBE_DMATXCTL) & IXGBE_DMATXCTL_TE) || size == 0 ||
-	    !model_link_up(m) || m->in_tx)
+	if (!m->txq[q].enabled || m->txq[q].frozen || !(*r(m, IXGBE_DMATXCTL) & IXGBE_DMATXCTL_TE) ||
+	    size == 0 || !model_link_up(m) || m->in_tx)
 		return;
 	if ((*r(m, IXGBE_MTQC) & IXGBE_MTQC_VT_ENA) &&
 	    !(*r(m, IXGBE_PFVFTE(pool / 32)) & (1u << (pool % 32)))) {
@@ -1007,7 +1326,8 @@ unsigned int ixgbe_model_receive(struct ixgbe_model *m, const void *frame, uint3
 	bool matched;
 
 	model_tick(m);
-	if (!model_link_up(m) || !(*r(m, IXGBE_RXCTRL) & IXGBE_RXCTRL_RXEN)) {
+	if (!model_link_up(m) || !(*r(m, IXGBE_RXCTRL) & IXGBE_RXCTRL_RXEN) ||
+	    (*r(m, IXGBE_SECRXCTRL) & IXGBE_SECRXCTRL_RX_DIS)) {
 		m->stats.rx_not_ready++;
 		return 0;
 	}
@@ -1019,6 +1339,13 @@ unsigned int ixgbe_model_receive(struct ixgbe_model *m, const void *frame, uint3
 		max += 4;
 	if (len < ETH_HLEN || len + FCS_LEN > max || len > IXGBE_MODEL_WIRE_MAX) {
 		model_count(m, IXGBE_RLEC);
+		return 0;
+	}
+	/* §8.2.3.7 FCTRL: pause frames (MAC control, opcode 1) pass unless DPF, other control frames only with PMCF. */
+	if (be16(f + 12) == 0x8808 &&
+	    !(len >= ETH_HLEN + 2 && be16(f + ETH_HLEN) == 0x0001 ?
+	      !(*r(m, IXGBE_FCTRL) & IXGBE_FCTRL_DPF) : (*r(m, IXGBE_FCTRL) & IXGBE_FCTRL_PMCF))) {
+		m->stats.rx_filtered++;
 		return 0;
 	}
 	if (!model_l2_filter(m, f, &mac_pools, &matched)) {
@@ -1063,6 +1390,11 @@ struct ixgbe_model *ixgbe_model_create(const uint8_t mac[ETH_ALEN], size_t arena
 	m->arena_size = arena_bytes;
 	memcpy(m->mac, mac, ETH_ALEN);
 	m->cable = true;
+	m->device = 0x10fb;
+	m->module = IXGBE_MODULE_DAC;
+	/* The laser off, as Linux leaves it when it shuts the port down. */
+	*r(m, IXGBE_ESDP) = IXGBE_ESDP_SDP3_DIR | IXGBE_ESDP_SDP3;
+	m->i2c.scl = m->i2c.sda = m->i2c.module_sda = true;
 	/* Powered up: the power-on reset is long over, the EEPROM read. */
 	model_reset(m);
 	m->now = m->eeprom_at > m->dmainit_at ? m->eeprom_at : m->dmainit_at;
@@ -1080,6 +1412,15 @@ void ixgbe_model_destroy(struct ixgbe_model *m)
 	free(m->scratch);
 	free(m->arena);
 	free(m);
+}
+
+unsigned int ixgbe_model_finish(struct ixgbe_model *m, char *first, size_t size)
+{
+	unsigned int errors = m->errors;
+
+	snprintf(first, size, "%s", m->first_error);
+	ixgbe_model_destroy(m);
+	return errors;
 }
 
 unsigned int ixgbe_model_wire_count(const struct ixgbe_model *m)
@@ -1120,4 +1461,9 @@ unsigned int ixgbe_model_errors(const struct ixgbe_model *m, const char **first)
 	if (first)
 		*first = m->first_error;
 	return m->errors;
+}
+
+const char *ixgbe_model_last_error(const struct ixgbe_model *m)
+{
+	return m->last_error;
 }

@@ -14,7 +14,17 @@
  *    MAC address in RAL0/RAH0) and RDRXCTL.DMAIDONE follow later;
  *  - link (§4.6.4): LINKS reports the link up, at the speed AUTOC selects,
  *    some time after auto-negotiation is restarted, and only while the
- *    cable (ixgbe_model_set_cable()) is in;
+ *    cable (ixgbe_model_set_cable()) is in, the part is an SFP+ one
+ *    (ixgbe_model_set_port()), AUTOC selects 10 Gb/s serial and AUTOC2
+ *    SFI with no link-disable bit, a module answers on I2C and, for an
+ *    optical module, the laser is on (SDP3 driven low) and a dual-rate
+ *    one's rate select high (SDP5); AUTOC, AUTOC2 and ESDP start at NVM
+ *    values that leave the link down (link disabled, laser off, as a
+ *    warm reboot from Linux finds them);
+ *  - the SFP+ module's EEPROM (identifier, compliance codes, cable
+ *    technology, vendor OUI) on the I2C bus of I2CCTL, bit by bit;
+ *  - the SW_FW_SYNC semaphore, with firmware that may hold the MAC's
+ *    registers (ixgbe_model_set_fw_busy());
  *  - queues: RXDCTL/TXDCTL.ENABLE read back set only once the queue is
  *    enabled, which needs a valid ring (and DMATXCTL.TE for transmit);
  *  - transmit (§7.2): advanced context and data descriptors, gathered
@@ -26,7 +36,12 @@
  *    with the write-back format of §7.1.6.2 and the checksum status the
  *    model computes itself; no descriptor means a drop counted in QPRDC
  *    (SRRCTL.DROP_EN) or MPC;
- *  - statistics registers, cleared on read.
+ *  - statistics registers, cleared on read;
+ *  - a transmit queue hangs when the link goes down under it (TDH stays
+ *    where it was even once the link is back) until the queue is disabled
+ *    and enabled again or the NIC reset, as Intel's drivers find;
+ *  - pause frames pass to the pools unless FCTRL.DPF, other MAC control
+ *    frames only with FCTRL.PMCF.
  * Not modelled: interrupts, flow control, RSS, VLAN filters and stripping,
  * header split, the multicast table (FCTRL.MPE or PFVML2FLT.MPE accept all
  * multicast), DCB, queues 64-127.
@@ -34,7 +49,10 @@
  * The model is stricter than the hardware where the datasheet says what a
  * driver must do: breaking such a rule (touching registers during reset,
  * enabling a transmit queue before DMATXCTL.TE, a malformed descriptor,
- * DMA outside the arena, ...) is counted and the first one kept in words,
+ * DMA outside the arena, a TSO frame whose IPv4 checksum field is not
+ * zero, a frame shorter than IXGBE_TX_MIN_LEN, AUTOC written without
+ * SW_FW_SYNC, RXEN set with the security receive path enabled, a queue
+ * used with relaxed ordering on, ...) is counted and the first one kept in words,
  * for tests to assert on (ixgbe_model_errors()). Registers a driver must
  * program start at 0 after reset, not at the hardware's defaults.
  */
@@ -86,6 +104,15 @@ struct ixgbe_model_faults {
 	uint32_t rx_errors;	/* OR these error bits into the next write-back */
 };
 
+/* What sits in the SFP+ cage. */
+enum ixgbe_model_module {
+	IXGBE_MODULE_NONE,
+	IXGBE_MODULE_DAC,		/* passive direct-attach copper */
+	IXGBE_MODULE_SR_INTEL,		/* Intel dual-rate 1G/10G SR optics */
+	IXGBE_MODULE_SR_OTHER,		/* a third party's 10GBASE-SR */
+	IXGBE_MODULE_LR,		/* 10GBASE-LR */
+};
+
 struct ixgbe_model;
 
 /**
@@ -102,6 +129,16 @@ struct ixgbe_model *ixgbe_model_create(const uint8_t mac[ETH_ALEN], size_t arena
  * @m: the model, or NULL
  */
 void ixgbe_model_destroy(struct ixgbe_model *m);
+
+/**
+ * ixgbe_model_finish() - destroy a model, keeping what a test asserts on.
+ * @m: the model
+ * @first: gets the first broken rule in words ("" if none)
+ * @size: room at @first
+ *
+ * Return: how many rules were broken.
+ */
+unsigned int ixgbe_model_finish(struct ixgbe_model *m, char *first, size_t size);
 
 /**
  * ixgbe_model_io() - the bus a driver reaches the model through.
@@ -156,6 +193,31 @@ void ixgbe_model_advance(struct ixgbe_model *m, unsigned int us);
  *      auto-negotiation was started); false: down at once
  */
 void ixgbe_model_set_cable(struct ixgbe_model *m, bool in);
+
+/**
+ * ixgbe_model_set_port() - the part and the module in its cage.
+ * @m: the model
+ * @device: its PCI device ID, which decides the media (SFP+ or not)
+ * @module: the module, as the EEPROM on its I2C bus describes it
+ *
+ * Takes effect at the next reset; a new model is an 82599ES (0x10fb) with
+ * a direct-attach cable.
+ */
+void ixgbe_model_set_port(struct ixgbe_model *m, uint16_t device, enum ixgbe_model_module module);
+
+/**
+ * ixgbe_model_set_link_misses() - auto-negotiation restarts that fail.
+ * @m: the model
+ * @misses: how many of the next restarts never bring the link up
+ */
+void ixgbe_model_set_link_misses(struct ixgbe_model *m, unsigned int misses);
+
+/**
+ * ixgbe_model_set_fw_busy() - management firmware holds the MAC's registers.
+ * @m: the model
+ * @us: for this long, SW_FW_SYNC's firmware bit for them is set
+ */
+void ixgbe_model_set_fw_busy(struct ixgbe_model *m, unsigned int us);
 
 /**
  * ixgbe_model_set_tx_paused() - stop or resume transmit processing.
@@ -227,5 +289,13 @@ struct ixgbe_model_stats ixgbe_model_stats(const struct ixgbe_model *m);
  * Return: the count.
  */
 unsigned int ixgbe_model_errors(const struct ixgbe_model *m, const char **first);
+
+/**
+ * ixgbe_model_last_error() - the rule a driver broke last.
+ * @m: the model
+ *
+ * Return: it in words ("" if none).
+ */
+const char *ixgbe_model_last_error(const struct ixgbe_model *m);
 
 #endif

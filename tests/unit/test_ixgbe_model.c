@@ -5,7 +5,11 @@
  * handshake, queue enables, link, TSO and checksum insertion checked
  * against frames built independently (tests/unit/support/test_packets.c),
  * descriptor rules, the receive filters and pools, write-back fields, drops
- * without descriptors and the clear-on-read counters.
+ * without descriptors and the clear-on-read counters; and the rules real
+ * hardware holds a driver to: the SFP+ module's EEPROM over I2C, what the
+ * link needs, SW_FW_SYNC, the receive enable erratum, relaxed ordering,
+ * TSO's IPv4 checksum field, 17-byte frames, a queue hung by a link loss
+ * and MAC control frames.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -61,10 +65,42 @@ static void ring_alloc(struct fixture *f, struct ring *r)
 	assert_non_null(r->buf);
 }
 
+/* A reset, then relaxed ordering off for the queues the tests use (0-3). */
 static void reset(struct fixture *f)
 {
 	wr(f, IXGBE_CTRL, IXGBE_CTRL_RST);
 	f->io.delay_us(f->io.ctx, IXGBE_MODEL_RESET_US + IXGBE_MODEL_EEPROM_US);
+	for (unsigned int q = 0; q < 4; q++) {
+		wr(f, IXGBE_DCA_RXCTRL(q), 0);
+		wr(f, IXGBE_DCA_TXCTRL(q), 0);
+	}
+}
+
+/* SW_FW_SYNC's bit for the MAC's registers, taken or given under SWSM. */
+static void mac_sync(struct fixture *f, bool take)
+{
+	assert_int_equal(rd(f, IXGBE_SWSM) & IXGBE_SWSM_SMBI, 0);
+	wr(f, IXGBE_SWSM, IXGBE_SWSM_SMBI | IXGBE_SWSM_SWESMBI);
+	wr(f, IXGBE_SW_FW_SYNC, take ? IXGBE_SW_FW_SYNC_SW_MAC : 0);
+	wr(f, IXGBE_SWSM, 0);
+}
+
+/* §4.6.4 for the default port (a direct-attach cable): SFI, link enabled, AN restarted. */
+static void link_on(struct fixture *f, uint32_t autoc)
+{
+	wr(f, IXGBE_AUTOC2, IXGBE_AUTOC2_PMA_PMD_SFI);
+	mac_sync(f, true);
+	wr(f, IXGBE_AUTOC, autoc | IXGBE_AUTOC_AN_RESTART);
+	mac_sync(f, false);
+}
+
+/* RXEN inside the security receive path's disable, as the erratum wants. */
+static void rx_enable(struct fixture *f)
+{
+	wr(f, IXGBE_SECRXCTRL, IXGBE_SECRXCTRL_RX_DIS);
+	assert_true(rd(f, IXGBE_SECRXSTAT) & IXGBE_SECRXSTAT_SECRX_RDY);
+	wr(f, IXGBE_RXCTRL, IXGBE_RXCTRL_RXEN);
+	wr(f, IXGBE_SECRXCTRL, 0);
 }
 
 static int setup(void **state)
@@ -102,7 +138,7 @@ static void assert_no_errors(struct fixture *f)
 static void tx_setup(struct fixture *f)
 {
 	reset(f);
-	wr(f, IXGBE_AUTOC, IXGBE_AUTOC_LMS_10G_SERIAL | IXGBE_AUTOC_AN_RESTART);
+	link_on(f, IXGBE_AUTOC_LMS_10G_SERIAL);
 	wr(f, IXGBE_HLREG0, IXGBE_HLREG0_TXCRCEN | IXGBE_HLREG0_TXPADEN);
 	ring_alloc(f, &f->tx);
 	wr(f, IXGBE_TDBAL(0), (uint32_t)f->tx.desc_bus);
@@ -213,7 +249,7 @@ static void test_link(void **state)
 
 	reset(f);
 	assert_int_equal(rd(f, IXGBE_LINKS), 0);	/* no auto-negotiation yet */
-	wr(f, IXGBE_AUTOC, IXGBE_AUTOC_LMS_10G_SERIAL | IXGBE_AUTOC_AN_RESTART);
+	link_on(f, IXGBE_AUTOC_LMS_10G_SERIAL);
 	assert_int_equal(rd(f, IXGBE_AUTOC), IXGBE_AUTOC_LMS_10G_SERIAL);	/* self-clears */
 	f->io.delay_us(f->io.ctx, IXGBE_MODEL_LINK_US - 1);
 	assert_int_equal(rd(f, IXGBE_LINKS), 0);
@@ -225,10 +261,10 @@ static void test_link(void **state)
 	assert_int_equal(rd(f, IXGBE_LINKS), 0);
 	ixgbe_model_advance(f->m, IXGBE_MODEL_LINK_US);
 	assert_true(rd(f, IXGBE_LINKS) & IXGBE_LINKS_UP);
-	/* 1 Gb/s with auto-negotiation. */
-	wr(f, IXGBE_AUTOC, (2u << 13) | IXGBE_AUTOC_AN_RESTART);
+	/* A 1 Gb/s mode is no link on an SFP+ port set up for SFI. */
+	link_on(f, 2u << 13);
 	ixgbe_model_advance(f->m, IXGBE_MODEL_LINK_US);
-	assert_int_equal(rd(f, IXGBE_LINKS), IXGBE_LINKS_UP | IXGBE_LINKS_SPEED_1G);
+	assert_int_equal(rd(f, IXGBE_LINKS), 0);
 	/* A reset takes the link down with everything else. */
 	reset(f);
 	assert_int_equal(rd(f, IXGBE_LINKS), 0);
@@ -296,6 +332,9 @@ static void tso_case(struct fixture *f, bool ipv6, uint32_t payload, uint32_t ms
 	tp_layout(&s, &l);
 	len = tp_build(f->frame, &s);
 	seed_without_length(f->frame, &s);
+	/* §7.2.5: IXSM sums the field as it finds it, so it starts at 0. */
+	if (!ipv6)
+		f->frame[l.l3 + 10] = f->frame[l.l3 + 11] = 0;
 	next = put_frame(f, len, pieces, (l.l4 - l.l3) | l.l3 << IXGBE_TXCTX_MACLEN_SHIFT,
 			 IXGBE_TXCTX_TUCMD_L4T_TCP | (ipv6 ? 0 : IXGBE_TXCTX_TUCMD_IPV4),
 			 mss << IXGBE_TXCTX_MSS_SHIFT | (l.data - l.l4) << IXGBE_TXCTX_L4LEN_SHIFT,
@@ -454,7 +493,7 @@ static void test_tx_partial_and_paused(void **state)
 static void rx_setup(struct fixture *f, bool drop_en)
 {
 	reset(f);
-	wr(f, IXGBE_AUTOC, IXGBE_AUTOC_LMS_10G_SERIAL | IXGBE_AUTOC_AN_RESTART);
+	link_on(f, IXGBE_AUTOC_LMS_10G_SERIAL);
 	wr(f, IXGBE_HLREG0, IXGBE_HLREG0_RXCRCSTRP);
 	wr(f, IXGBE_RDRXCTL, IXGBE_RDRXCTL_CRCSTRIP);
 	wr(f, IXGBE_FCTRL, IXGBE_FCTRL_BAM | IXGBE_FCTRL_MPE);
@@ -491,7 +530,7 @@ static void rx_setup(struct fixture *f, bool drop_en)
 	f->io.delay_us(f->io.ctx, IXGBE_MODEL_LINK_US);
 	wr(f, IXGBE_RDT(0), RING - 1);
 	wr(f, IXGBE_RDT(2), RING - 1);
-	wr(f, IXGBE_RXCTRL, IXGBE_RXCTRL_RXEN);
+	rx_enable(f);
 }
 
 /* The second quadword of receive descriptor i of pool p. */
@@ -633,10 +672,234 @@ static void test_rx_filters(void **state)
 	/* Receiver off, link down: nothing. */
 	wr(f, IXGBE_RXCTRL, 0);
 	assert_int_equal(ixgbe_model_receive(f->m, f->frame, len), 0);
-	wr(f, IXGBE_RXCTRL, IXGBE_RXCTRL_RXEN);
+	rx_enable(f);
 	ixgbe_model_set_cable(f->m, false);
 	assert_int_equal(ixgbe_model_receive(f->m, f->frame, len), 0);
 	assert_int_equal(ixgbe_model_stats(f->m).rx_not_ready, 2);
+	assert_no_errors(f);
+}
+
+/* --- what the hardware would refuse ------------------------------------------------- */
+
+/* One I2C clock with SDA at @bit; the line as read at the top. */
+static bool i2c_clock(struct fixture *f, bool bit)
+{
+	uint32_t sda = bit ? IXGBE_I2C_DATA_OUT : 0;
+	bool line;
+
+	wr(f, IXGBE_I2CCTL, sda);
+	wr(f, IXGBE_I2CCTL, sda | IXGBE_I2C_CLK_OUT);
+	line = rd(f, IXGBE_I2CCTL) & IXGBE_I2C_DATA_IN;
+	wr(f, IXGBE_I2CCTL, sda);
+	return line;
+}
+
+/* Bits in order and the acknowledge clock; true if acked. */
+static bool i2c_byte_out(struct fixture *f, uint8_t byte)
+{
+	for (int i = 7; i >= 0; i--)
+		(void)i2c_clock(f, (byte >> i) & 1);
+	return !i2c_clock(f, true);
+}
+
+/* A START from either clock level: SDA falls while SCL is high. */
+static void i2c_start(struct fixture *f)
+{
+	wr(f, IXGBE_I2CCTL, IXGBE_I2C_DATA_OUT);
+	wr(f, IXGBE_I2CCTL, IXGBE_I2C_DATA_OUT | IXGBE_I2C_CLK_OUT);
+	wr(f, IXGBE_I2CCTL, IXGBE_I2C_CLK_OUT);
+	wr(f, IXGBE_I2CCTL, 0);
+}
+
+/* Bytes @offset.. of the module's EEPROM, read in one go; false on no ack. */
+static bool sfp_read(struct fixture *f, uint8_t offset, uint8_t *out, unsigned int n)
+{
+	i2c_start(f);
+	if (!i2c_byte_out(f, 0xa0) || !i2c_byte_out(f, offset))
+		return false;
+	i2c_start(f);
+	if (!i2c_byte_out(f, 0xa1))
+		return false;
+	for (unsigned int k = 0; k < n; k++) {
+		out[k] = 0;
+		for (int i = 0; i < 8; i++)
+			out[k] = (uint8_t)(out[k] << 1 | i2c_clock(f, true));
+		(void)i2c_clock(f, k + 1 == n);	/* ack all but the last */
+	}
+	wr(f, IXGBE_I2CCTL, IXGBE_I2C_CLK_OUT);	/* STOP: SDA rises, SCL high */
+	wr(f, IXGBE_I2CCTL, IXGBE_I2C_CLK_OUT | IXGBE_I2C_DATA_OUT);
+	return true;
+}
+
+/* The modules' EEPROMs, as SFF-8472 lays them out; no module, no ack. */
+static void test_sfp_eeprom(void **state)
+{
+	struct fixture *f = *state;
+	uint8_t b[40];
+
+	reset(f);
+	assert_true(sfp_read(f, 0, b, 9));
+	assert_int_equal(b[0], 0x03);
+	assert_int_equal(b[8], 0x04);			/* passive direct attach */
+	ixgbe_model_set_port(f->m, 0x10fb, IXGBE_MODULE_SR_INTEL);
+	assert_true(sfp_read(f, 0, b, 40));
+	assert_int_equal(b[3], 0x10);			/* 10GBASE-SR */
+	assert_int_equal(b[6], 0x01);			/* 1000BASE-SX */
+	assert_memory_equal(b + 37, ((const uint8_t[]){ 0x00, 0x1b, 0x21 }), 3);
+	ixgbe_model_set_port(f->m, 0x10fb, IXGBE_MODULE_NONE);
+	assert_false(sfp_read(f, 0, b, 1));
+	assert_no_errors(f);
+}
+
+/* Link only with SFI, no link-disable bit, and for optics the laser on (and rate select). */
+static void test_link_needs(void **state)
+{
+	struct fixture *f = *state;
+
+	reset(f);
+	/* The NVM's AUTOC2 disables the link. */
+	mac_sync(f, true);
+	wr(f, IXGBE_AUTOC, IXGBE_AUTOC_LMS_10G_SERIAL | IXGBE_AUTOC_AN_RESTART);
+	mac_sync(f, false);
+	ixgbe_model_advance(f->m, IXGBE_MODEL_LINK_US);
+	assert_int_equal(rd(f, IXGBE_LINKS), 0);
+	wr(f, IXGBE_AUTOC2, IXGBE_AUTOC2_PMA_PMD_SFI);
+	assert_true(rd(f, IXGBE_LINKS) & IXGBE_LINKS_UP);
+	/* Dual-rate optics: dark until the laser is on, down until rate select is high. */
+	ixgbe_model_set_port(f->m, 0x10fb, IXGBE_MODULE_SR_INTEL);
+	assert_int_equal(rd(f, IXGBE_LINKS), 0);
+	wr(f, IXGBE_ESDP, IXGBE_ESDP_SDP3_DIR);
+	assert_int_equal(rd(f, IXGBE_LINKS), 0);
+	wr(f, IXGBE_ESDP, IXGBE_ESDP_SDP3_DIR | IXGBE_ESDP_SDP5_DIR | IXGBE_ESDP_SDP5);
+	assert_true(rd(f, IXGBE_LINKS) & IXGBE_LINKS_UP);
+	/* A KX4 part never links over SFI; a missed auto-negotiation never at all. */
+	ixgbe_model_set_port(f->m, 0x10f7, IXGBE_MODULE_SR_INTEL);
+	assert_int_equal(rd(f, IXGBE_LINKS), 0);
+	ixgbe_model_set_port(f->m, 0x10fb, IXGBE_MODULE_DAC);
+	ixgbe_model_set_link_misses(f->m, 1);
+	link_on(f, IXGBE_AUTOC_LMS_10G_SERIAL);
+	ixgbe_model_advance(f->m, 10 * IXGBE_MODEL_LINK_US);
+	assert_int_equal(rd(f, IXGBE_LINKS), 0);
+	link_on(f, IXGBE_AUTOC_LMS_10G_SERIAL);
+	ixgbe_model_advance(f->m, IXGBE_MODEL_LINK_US);
+	assert_true(rd(f, IXGBE_LINKS) & IXGBE_LINKS_UP);
+	assert_no_errors(f);
+}
+
+/* Each rule a driver can break here is counted. */
+static void test_first_contact_rules(void **state)
+{
+	struct fixture *f = *state;
+	const char *why;
+
+	reset(f);
+	wr(f, IXGBE_AUTOC, IXGBE_AUTOC_LMS_10G_SERIAL);
+	assert_int_equal(ixgbe_model_errors(f->m, &why), 1);
+	assert_non_null(strstr(why, "without SW_FW_SYNC"));
+	wr(f, IXGBE_SW_FW_SYNC, IXGBE_SW_FW_SYNC_SW_MAC);		/* without SWSM */
+	assert_int_equal(ixgbe_model_errors(f->m, NULL), 2);
+	mac_sync(f, false);
+	ixgbe_model_set_fw_busy(f->m, 1000);
+	assert_true(rd(f, IXGBE_SW_FW_SYNC) & IXGBE_SW_FW_SYNC_FW_MAC);
+	mac_sync(f, true);						/* taken from the firmware */
+	assert_int_equal(ixgbe_model_errors(f->m, NULL), 3);
+	wr(f, IXGBE_RXCTRL, IXGBE_RXCTRL_RXEN);			/* the erratum */
+	assert_int_equal(ixgbe_model_errors(f->m, NULL), 4);
+	assert_non_null(strstr(ixgbe_model_last_error(f->m), "erratum"));
+	wr(f, IXGBE_DCA_RXCTRL(5), IXGBE_DCA_RXCTRL_DATA_WRO);
+	wr(f, IXGBE_RDLEN(5), RING * 16);
+	wr(f, IXGBE_RXDCTL(5), IXGBE_RXDCTL_ENABLE);			/* relaxed ordering */
+	assert_int_equal(ixgbe_model_errors(f->m, NULL), 5);
+	assert_non_null(strstr(ixgbe_model_last_error(f->m), "relaxed ordering"));
+}
+
+/* TSO with a nonzero IPv4 checksum field, and a 16-byte frame, are refused. */
+static void test_tx_first_contact_rules(void **state)
+{
+	static const uint32_t whole[] = { 0 };
+	struct fixture *f = *state;
+	struct tp_spec s = { .payload = 3000, .tcp_flags = TP_TCP_ACK };
+	struct tp_frame l;
+	uint32_t len;
+	unsigned int next;
+
+	tx_setup(f);
+	memcpy(s.dst, mac_peer, ETH_ALEN);
+	memcpy(s.src, mac_a, ETH_ALEN);
+	tp_layout(&s, &l);
+	len = tp_build(f->frame, &s);
+	seed_without_length(f->frame, &s);
+	next = put_frame(f, len, whole, (l.l4 - l.l3) | l.l3 << IXGBE_TXCTX_MACLEN_SHIFT,
+			 IXGBE_TXCTX_TUCMD_L4T_TCP | IXGBE_TXCTX_TUCMD_IPV4,
+			 1000u << IXGBE_TXCTX_MSS_SHIFT | 20u << IXGBE_TXCTX_L4LEN_SHIFT,
+			 IXGBE_TXD_DCMD_TSE, (len - l.data) << IXGBE_TXD_PAYLEN_SHIFT | IXGBE_TXD_CC |
+			 IXGBE_TXD_POPTS_TXSM | IXGBE_TXD_POPTS_IXSM);
+	wr(f, IXGBE_TDT(0), next);
+	assert_int_equal(ixgbe_model_errors(f->m, NULL), 1);
+	/* The segments carry the spoiled checksum, as the hardware would send them. */
+	assert_int_equal(ixgbe_model_wire_count(f->m), 3);
+	assert_true(ixgbe_model_wire_pop(f->m, &f->wire));
+	assert_false(tp_checksums_ok(f->wire.data, f->wire.len));
+
+	memset(f->tx.buf, 0x11, 16);
+	put_desc(f, next, f->tx.buf_bus, (uint64_t)(16u << IXGBE_TXD_PAYLEN_SHIFT) << 32 | 16 |
+		 IXGBE_TXD_DTYP_DATA | IXGBE_TXD_DCMD_DEXT | IXGBE_TXD_DCMD_EOP);
+	wr(f, IXGBE_TDT(0), next + 1);
+	assert_int_equal(ixgbe_model_errors(f->m, NULL), 2);
+	assert_non_null(strstr(ixgbe_model_last_error(f->m), "16-byte frame"));
+}
+
+/* A queue with work when the link goes stays hung until disabled and enabled. */
+static void test_tx_hang_on_link_loss(void **state)
+{
+	static const uint32_t whole[] = { 0 };
+	struct fixture *f = *state;
+	unsigned int next;
+
+	tx_setup(f);
+	memset(f->frame, 0x22, 100);
+	ixgbe_model_set_tx_paused(f->m, true);
+	next = put_frame(f, 100, whole, 0, 0, 0, 0, 100u << IXGBE_TXD_PAYLEN_SHIFT);
+	wr(f, IXGBE_TDT(0), next);
+	ixgbe_model_set_cable(f->m, false);
+	ixgbe_model_set_tx_paused(f->m, false);
+	ixgbe_model_set_cable(f->m, true);
+	ixgbe_model_advance(f->m, IXGBE_MODEL_LINK_US);
+	assert_true(rd(f, IXGBE_LINKS) & IXGBE_LINKS_UP);
+	ixgbe_model_step(f->m);
+	assert_int_equal(rd(f, IXGBE_TDH(0)), 0);
+	assert_int_equal(ixgbe_model_wire_count(f->m), 0);
+	wr(f, IXGBE_TXDCTL(0), 0);
+	wr(f, IXGBE_TDH(0), 0);
+	wr(f, IXGBE_TDT(0), 0);
+	wr(f, IXGBE_TXDCTL(0), IXGBE_TXDCTL_ENABLE);
+	f->io.delay_us(f->io.ctx, IXGBE_MODEL_QUEUE_US);
+	wr(f, IXGBE_TDT(0), next);
+	assert_int_equal(ixgbe_model_wire_count(f->m), 1);
+	assert_no_errors(f);
+}
+
+/* Pause frames reach the pools unless DPF; other MAC control frames only with PMCF. */
+static void test_rx_mac_control(void **state)
+{
+	struct fixture *f = *state;
+	uint8_t *p = f->frame;
+
+	rx_setup(f, true);
+	memset(p, 0, 60);
+	memcpy(p, ((const uint8_t[]){ 0x01, 0x80, 0xc2, 0x00, 0x00, 0x01 }), ETH_ALEN);
+	memcpy(p + ETH_ALEN, mac_peer, ETH_ALEN);
+	p[12] = 0x88;
+	p[13] = 0x08;
+	p[15] = 0x01;
+	wr(f, IXGBE_FCTRL, IXGBE_FCTRL_BAM | IXGBE_FCTRL_MPE);
+	assert_int_equal(ixgbe_model_receive(f->m, p, 60), 2);
+	wr(f, IXGBE_FCTRL, IXGBE_FCTRL_BAM | IXGBE_FCTRL_MPE | IXGBE_FCTRL_DPF);
+	assert_int_equal(ixgbe_model_receive(f->m, p, 60), 0);
+	p[14] = 0x01;
+	assert_int_equal(ixgbe_model_receive(f->m, p, 60), 0);
+	wr(f, IXGBE_FCTRL, IXGBE_FCTRL_BAM | IXGBE_FCTRL_MPE | IXGBE_FCTRL_PMCF);
+	assert_int_equal(ixgbe_model_receive(f->m, p, 60), 2);
 	assert_no_errors(f);
 }
 
@@ -655,6 +918,12 @@ int main(void)
 		T(test_rx_pools),
 		T(test_rx_no_descriptors),
 		T(test_rx_filters),
+		T(test_sfp_eeprom),
+		T(test_link_needs),
+		T(test_first_contact_rules),
+		T(test_tx_first_contact_rules),
+		T(test_tx_hang_on_link_loss),
+		T(test_rx_mac_control),
 	};
 #undef T
 
