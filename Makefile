@@ -51,7 +51,7 @@ FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRCS))
 FUZZ_LONG_SECONDS := $(if $(filter undefined,$(origin FUZZ_SECONDS)),600,$(FUZZ_SECONDS))
 FUZZ_SECONDS ?= 60
 
-.PHONY: all iso setup demo check check-unit check-fuzz check-boot check-vmx check-smp soak clean fuzz fuzz-long
+.PHONY: all iso setup demo bench-host check check-unit check-fuzz check-boot check-vmx check-smp soak clean fuzz fuzz-long
 all: $(B)/sidecore.elf $(B)/tools/sidecore
 
 # --- Linux UAPI headers ----------------------------------------------------
@@ -111,6 +111,29 @@ fuzz: $(FUZZ_BINS)
 # Every target in turn, corpora kept in $(B)/fuzz-long, findings too (docs/fuzzing.md).
 fuzz-long: $(FUZZ_BINS)
 	FUZZ_SECONDS=$(FUZZ_LONG_SECONDS) tests/fuzz/fuzz_long.sh
+
+# --- the data path on the host's CPU (docs/data-path.md "On the host's CPU") ---
+# The hypervisor's pure data-path code at its own -O2, without sanitizers, in
+# an archive the bench takes what it calls from. Not part of any check tier.
+BENCH_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Ihv -I. -isystem $(B)/uapi -MMD -MP
+BENCH_HV    := $(filter %.c,$(filter hv/virtio/% hv/net/% hv/sidecore/% hv/lib/% hv/vdev/%,$(PURE_SRCS))) \
+	$(HOST_LOG)
+BENCH_TOOL  := $(wildcard tools/dpbench/*.c)
+
+$(B)/bench/%.c.o: %.c | $(UAPI_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  BENCHCC $<"
+	$(Q)$(HOSTCC) $(BENCH_CFLAGS) -c $< -o $@
+
+$(B)/bench/libhv.a: $(patsubst %,$(B)/bench/%.o,$(BENCH_HV))
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(B)/dpbench: $(patsubst %,$(B)/bench/%.o,$(BENCH_TOOL)) $(B)/bench/libhv.a
+	$(HOSTCC) -pthread -o $@ $^
+
+# Both sides, side by side with the ratio per size; root for DPDK's hugepages.
+bench-host: $(B)/dpbench
+	tools/bench-host
 
 # --- images -----------------------------------------------------------------
 include guest/guest.mk

@@ -1,0 +1,536 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dpbench.c - the sidecore's data path on the host's CPU (docs/data-path.md,
+ * "On the host's CPU"): the hypervisor's own virtqueue walker, virtio-net
+ * model, switch, rings and pass (sidecore_poll()), built at -O2, serve two
+ * guests whose virtio-net drivers run on host threads (driver.c). Each
+ * guest sends a burst of 32 frames to the other and echoes, MACs swapped,
+ * every frame it receives, as DPDK's loopback test plans do.
+ *
+ * Scenarios: net (both guests on one sidecore), rings (each on its own
+ * sidecore, every frame crossing an SPSC ring). Threads: the sidecores'
+ * on core 0 (each its own core where there are cores to spare), the
+ * drivers' on the next core.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "config/config.h"
+#include "cpu/io.h"
+#include "lib/container.h"
+#include "net/spsc_ring.h"
+#include "sidecore/sidecore.h"
+#include "tools/dpbench/driver.h"
+#include "virtio/virtio_net.h"
+
+#define GUESTS		2
+#define SIDECORES	2
+#define BURST		32		/* "start tx_first 32" */
+#define FCS_LEN		4		/* a size counts the CRC the wire would add */
+#define MAX_SIZES	16
+#define MAX_RUNS	101
+#define DRAIN_SECONDS	1.0		/* for the last frames in flight to land */
+
+struct bench_guest {
+	struct virtio_net dev;
+	struct sidecore_port port;	/* as hv/guest/guest_virtio.c's */
+	struct drv_guest drv;
+	uint8_t *ram;
+};
+
+struct world {
+	struct net_switch sw;
+	struct sidecore sc[SIDECORES];
+	unsigned int sidecores;
+	struct spsc_ring *ring[SIDECORES];	/* ring[i]: from sidecore i to the other */
+	struct bench_guest g[GUESTS];
+	volatile int phase;	/* PHASE_*: the main thread's word to the others */
+};
+
+enum { PHASE_RUN, PHASE_DRAIN, PHASE_STOP };
+
+struct scenario {
+	const char *name;
+	unsigned int sidecores;
+};
+
+static const struct scenario scenarios[] = {
+	{ "net", 1 },
+	{ "rings", 2 },
+};
+
+/* One run's figures. */
+struct result {
+	double mpps, gbits, cycles, busy;
+	uint64_t sent, received, notifies, irqs, bad, drops;
+	bool ok;
+};
+
+static uint64_t host_tsc_hz;
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The TSC against CLOCK_MONOTONIC over a tenth of a second. */
+static uint64_t measure_tsc_hz(void)
+{
+	double t0 = now_s(), t1;
+	uint64_t c0 = rdtsc(), c1;
+
+	do {
+		t1 = now_s();
+	} while (t1 - t0 < 0.1);
+	c1 = rdtsc();
+	return (uint64_t)((double)(c1 - c0) / (t1 - t0));
+}
+
+static uint64_t load(const uint64_t *p)
+{
+	return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
+static struct bench_guest *port_owner(const struct sidecore_port *port)
+{
+	return container_of(port, struct bench_guest, port);
+}
+
+static bool port_live(const struct sidecore_port *port)
+{
+	return virtio_dev_active(&port_owner(port)->dev.vdev);
+}
+
+static unsigned int port_poll(struct sidecore_port *port, unsigned int budget)
+{
+	struct virtio_dev *vdev = &port_owner(port)->dev.vdev;
+
+	return vdev->ops->poll(vdev, budget);
+}
+
+static void port_flush(struct sidecore_port *port, uint64_t now)
+{
+	struct virtio_dev *vdev = &port_owner(port)->dev.vdev;
+
+	vdev->ops->flush(vdev, now);
+}
+
+static void port_print_counters(const struct sidecore_port *port, unsigned int sidecore)
+{
+	(void)port;
+	(void)sidecore;
+}
+
+static const struct sidecore_port_ops port_ops = {
+	.live = port_live,
+	.poll = port_poll,
+	.flush = port_flush,
+	.print_counters = port_print_counters,
+};
+
+/* The MSI-X message a vCPU would take: a flag its driver reads. */
+static void guest_interrupt(struct virtio_dev *vdev, unsigned int source)
+{
+	struct bench_guest *g = vdev->ctx;
+
+	if (source == VIRTIO_NET_RX_QUEUE || source == VIRTIO_NET_TX_QUEUE)
+		drv_guest_interrupt(&g->drv, source == VIRTIO_NET_RX_QUEUE);
+}
+
+static void mac_of(uint8_t mac[ETH_ALEN], unsigned int n)
+{
+	const uint8_t base[ETH_ALEN] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x00 };
+
+	memcpy(mac, base, ETH_ALEN);
+	mac[5] = (uint8_t)(n + 1);
+}
+
+static void die(const char *what)
+{
+	fprintf(stderr, "dpbench: %s\n", what);
+	exit(1);
+}
+
+/* A guest as Linux brings its NIC up (virtio 1.2 §3.1.1), every offered feature taken. */
+static void guest_setup(struct world *w, unsigned int n, unsigned int sidecore, uint32_t frame)
+{
+	static const char *const names[GUESTS] = { "alpha", "beta" };
+	struct bench_guest *g = &w->g[n];
+	struct sidecore *sc = &w->sc[sidecore];
+	uint64_t ram_size = drv_guest_ram_size();
+	uint8_t mac[ETH_ALEN], peer[ETH_ALEN];
+	struct virtio_net_params params = {
+		.sidecore = sidecore,
+		.sw = &w->sw,
+		.tx_holdoff = sc->tx_holdoff,
+	};
+	struct virtio_dev_params dp = {
+		.name = names[n], .mem = &g->drv.mem, .interrupt = guest_interrupt, .ctx = g,
+		.type = &params,
+	};
+	struct virtq_layout rx, tx;
+
+	g->ram = aligned_alloc(4096, ram_size);
+	if (!g->ram)
+		die("out of memory");
+	memset(g->ram, 0, ram_size);
+	mac_of(mac, n);
+	mac_of(peer, n ^ 1);
+	drv_guest_init(&g->drv, g->ram, ram_size, mac, peer, frame);
+	memcpy(params.mac, mac, ETH_ALEN);
+	if (virtio_net_ops.init(&g->dev.vdev, &dp))
+		die("virtio-net refused its parameters");
+	g->dev.port.wire = false;
+	net_port_storm_init(&g->dev.port, CONFIG_BROADCAST_FRAMES, CONFIG_BROADCAST_BYTES,
+			    host_tsc_hz);
+	if (!net_switch_add_port(&w->sw, &g->dev.port))
+		die("the switch refused a port");
+	if (!virtio_dev_set_features(&g->dev.vdev, g->dev.vdev.offered))
+		die("features refused");
+	rx = drv_guest_layout(&g->drv.rx);
+	tx = drv_guest_layout(&g->drv.tx);
+	if (virtio_dev_enable_queue(&g->dev.vdev, VIRTIO_NET_RX_QUEUE, &rx) ||
+	    virtio_dev_enable_queue(&g->dev.vdev, VIRTIO_NET_TX_QUEUE, &tx))
+		die("a queue was refused");
+	drv_guest_fill_rx(&g->drv);
+	virtio_dev_start(&g->dev.vdev);
+	if (!virtio_dev_active(&g->dev.vdev))
+		die("the device did not start");
+	g->port.ops = &port_ops;
+	if (!sidecore_attach(sc, &g->port))
+		die("the sidecore refused a port");
+}
+
+static void world_setup(struct world *w, unsigned int sidecores, uint32_t frame)
+{
+	memset(w, 0, sizeof(*w));
+	net_switch_init(&w->sw);
+	w->sidecores = sidecores;
+	for (unsigned int i = 0; i < sidecores; i++) {
+		w->sc[i].index = i;
+		w->sc[i].sw = &w->sw;
+		w->sc[i].tx_holdoff = SIDECORE_TX_HOLDOFF_US * (host_tsc_hz / 1000000);
+	}
+	if (sidecores == 2) {
+		for (unsigned int i = 0; i < 2; i++) {
+			w->ring[i] = aligned_alloc(4096, (sizeof(struct spsc_ring) + 4095) & ~4095ul);
+			if (!w->ring[i])
+				die("out of memory");
+			spsc_ring_init(w->ring[i]);
+			net_switch_add_ring(&w->sw, i, i ^ 1, w->ring[i]);
+		}
+	}
+	for (unsigned int n = 0; n < GUESTS; n++)
+		guest_setup(w, n, sidecores == 2 ? n : 0, frame);
+}
+
+static void world_free(struct world *w)
+{
+	for (unsigned int n = 0; n < GUESTS; n++)
+		free(w->g[n].ram);
+	for (unsigned int i = 0; i < SIDECORES; i++)
+		free(w->ring[i]);
+}
+
+struct thread_arg {
+	struct world *w;
+	int cpu;		/* -1: not pinned */
+	unsigned int first, count;	/* the sidecores or guests it runs */
+};
+
+static void pin(int cpu)
+{
+	cpu_set_t set;
+
+	if (cpu < 0)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (pthread_setaffinity_np(pthread_self(), sizeof(set), &set))
+		die("pthread_setaffinity_np failed");
+}
+
+/* A sidecore's loop (hv/sidecore/sidecore.c) with every port live: passes back to back. */
+static void *sidecore_thread(void *p)
+{
+	struct thread_arg *a = p;
+
+	pin(a->cpu);
+	while (a->w->phase != PHASE_STOP) {
+		for (unsigned int i = a->first; i < a->first + a->count; i++) {
+			bool live = false;
+
+			sidecore_poll(&a->w->sc[i], &live);
+		}
+		cpu_relax();
+	}
+	return NULL;
+}
+
+/* The guests' drivers, in turn; once draining they answer nothing more. */
+static void *driver_thread(void *p)
+{
+	struct thread_arg *a = p;
+
+	pin(a->cpu);
+	while (a->w->phase != PHASE_STOP) {
+		bool echo = a->w->phase == PHASE_RUN;
+
+		for (unsigned int n = a->first; n < a->first + a->count; n++)
+			drv_guest_step(&a->w->g[n].drv, echo);
+	}
+	return NULL;
+}
+
+static uint64_t total_received(struct world *w)
+{
+	uint64_t sum = 0;
+
+	for (unsigned int n = 0; n < GUESTS; n++)
+		sum += load(&w->g[n].drv.stats.received);
+	return sum;
+}
+
+static uint64_t total_sent(struct world *w)
+{
+	uint64_t sum = 0;
+
+	for (unsigned int n = 0; n < GUESTS; n++)
+		sum += load(&w->g[n].drv.stats.sent);
+	return sum;
+}
+
+static uint64_t total_busy(struct world *w)
+{
+	uint64_t sum = 0;
+
+	for (unsigned int i = 0; i < w->sidecores; i++)
+		sum += load(&w->sc[i].busy_tsc);
+	return sum;
+}
+
+static void sleep_s(double s)
+{
+	struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/*
+ * Threads: a sidecore thread per sidecore and a driver thread per guest
+ * when the host has a core for each; otherwise the sidecores share core 0
+ * and the drivers core 1, each thread running its part in turn.
+ */
+static unsigned int plan_threads(struct world *w, struct thread_arg *args, bool *is_sidecore)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned int t = 0;
+	bool spread = cpus >= (long)(w->sidecores + GUESTS);
+
+	if (spread) {
+		for (unsigned int i = 0; i < w->sidecores; i++, t++) {
+			args[t] = (struct thread_arg){ w, (int)t, i, 1 };
+			is_sidecore[t] = true;
+		}
+		for (unsigned int n = 0; n < GUESTS; n++, t++) {
+			args[t] = (struct thread_arg){ w, (int)t, n, 1 };
+			is_sidecore[t] = false;
+		}
+		return t;
+	}
+	args[0] = (struct thread_arg){ w, 0, 0, w->sidecores };
+	is_sidecore[0] = true;
+	args[1] = (struct thread_arg){ w, cpus > 1 ? 1 : -1, 0, GUESTS };
+	is_sidecore[1] = false;
+	return 2;
+}
+
+static struct result run_once(const struct scenario *sc, unsigned int size, double seconds)
+{
+	struct world *w = malloc(sizeof(*w));
+	struct thread_arg args[SIDECORES + GUESTS];
+	bool is_sidecore[SIDECORES + GUESTS];
+	pthread_t tid[SIDECORES + GUESTS];
+	unsigned int threads;
+	struct result r = { 0 };
+	uint64_t rx0, rx1, busy0, busy1, tsc0, tsc1;
+	double warm = seconds < 1.0 ? seconds / 4 : 0.25, deadline;
+
+	if (!w)
+		die("out of memory");
+	world_setup(w, sc->sidecores, size - FCS_LEN);
+	for (unsigned int n = 0; n < GUESTS; n++)
+		drv_guest_burst(&w->g[n].drv, BURST);
+	w->phase = PHASE_RUN;
+	threads = plan_threads(w, args, is_sidecore);
+	for (unsigned int t = 0; t < threads; t++)
+		if (pthread_create(&tid[t], NULL, is_sidecore[t] ? sidecore_thread : driver_thread,
+				   &args[t]))
+			die("pthread_create failed");
+	sleep_s(warm);
+	rx0 = total_received(w);
+	busy0 = total_busy(w);
+	tsc0 = rdtsc();
+	sleep_s(seconds);
+	rx1 = total_received(w);
+	busy1 = total_busy(w);
+	tsc1 = rdtsc();
+	/* No more answers: what is in flight lands, and then sent must equal received. */
+	w->phase = PHASE_DRAIN;
+	deadline = now_s() + DRAIN_SECONDS;
+	while (total_sent(w) != total_received(w) && now_s() < deadline)
+		sleep_s(0.001);
+	w->phase = PHASE_STOP;
+	for (unsigned int t = 0; t < threads; t++)
+		pthread_join(tid[t], NULL);
+
+	double elapsed = (double)(tsc1 - tsc0) / (double)host_tsc_hz;
+	uint64_t frames = rx1 - rx0;
+
+	r.mpps = (double)frames / elapsed / 1e6;
+	r.gbits = r.mpps * size * 8 / 1e3;
+	r.cycles = frames ? (double)(busy1 - busy0) / (double)frames : 0;
+	r.busy = (double)(busy1 - busy0) / (double)(tsc1 - tsc0) / w->sidecores;
+	r.sent = total_sent(w);
+	r.received = total_received(w);
+	for (unsigned int n = 0; n < GUESTS; n++) {
+		const struct bench_guest *g = &w->g[n];
+		const struct net_port_stats *s = &g->dev.port.stats;
+
+		r.notifies += g->drv.rx.notifies + g->drv.tx.notifies;
+		r.irqs += g->drv.stats.rx_irqs + g->drv.stats.tx_irqs;
+		r.bad += g->drv.stats.bad;
+		r.drops += s->tx_drops + s->rx_drops + g->dev.stats.rx_no_buffers;
+	}
+	for (unsigned int i = 0; i < w->sidecores; i++)
+		if (w->ring[i])
+			r.drops += w->ring[i]->full_drops;
+	/* The switch's view agrees with the drivers': each frame sent was received once. */
+	r.ok = r.sent == r.received && r.received > 2 * BURST && !r.bad && !r.drops &&
+	       w->g[0].dev.port.stats.tx_packets == w->g[1].dev.port.stats.rx_packets &&
+	       w->g[1].dev.port.stats.tx_packets == w->g[0].dev.port.stats.rx_packets &&
+	       w->g[0].dev.port.stats.rx_packets == w->g[0].drv.stats.received &&
+	       w->g[1].dev.port.stats.rx_packets == w->g[1].drv.stats.received;
+	world_free(w);
+	free(w);
+	return r;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The run of median rate stands for all; it keeps its own cycles and busy share. */
+static struct result median(struct result *runs, unsigned int n)
+{
+	double rates[MAX_RUNS];
+	struct result pick = runs[0];
+
+	for (unsigned int i = 0; i < n; i++)
+		rates[i] = runs[i].mpps;
+	qsort(rates, n, sizeof(rates[0]), cmp_double);
+	for (unsigned int i = 0; i < n; i++)
+		if (runs[i].mpps == rates[n / 2])
+			pick = runs[i];
+	for (unsigned int i = 0; i < n; i++)
+		pick.ok = pick.ok && runs[i].ok;
+	return pick;
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: dpbench [--scenario net|rings|all] [--sizes 64,128,...] [--seconds S]\n"
+		"               [--runs N] [--csv] [--check]\n");
+	exit(2);
+}
+
+static unsigned int parse_sizes(const char *arg, unsigned int *sizes)
+{
+	unsigned int n = 0;
+	char *copy = strdup(arg), *save = NULL;
+
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		long v = strtol(tok, NULL, 10);
+
+		if (n == MAX_SIZES || v < ETH_ZLEN + FCS_LEN || v > ETH_FRAME_LEN + FCS_LEN)
+			usage();
+		sizes[n++] = (unsigned int)v;
+	}
+	free(copy);
+	return n;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned int sizes[MAX_SIZES] = { 64, 128, 256, 512, 1024, 1518 }, nsizes = 6;
+	unsigned int runs = 5;
+	double seconds = 2.0;
+	const char *which = "all";
+	bool csv = false, check = false, all_ok = true;
+	struct result results[MAX_RUNS];
+
+	for (int i = 1; i < argc; i++) {
+		const char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(opt, "--csv")) {
+			csv = true;
+		} else if (!strcmp(opt, "--check")) {
+			check = true;
+		} else if (!val) {
+			usage();
+		} else if (!strcmp(opt, "--scenario")) {
+			which = val, i++;
+		} else if (!strcmp(opt, "--sizes")) {
+			nsizes = parse_sizes(val, sizes), i++;
+		} else if (!strcmp(opt, "--seconds")) {
+			seconds = strtod(val, NULL), i++;
+		} else if (!strcmp(opt, "--runs")) {
+			runs = (unsigned int)strtoul(val, NULL, 10), i++;
+		} else {
+			usage();
+		}
+	}
+	if (!nsizes || !runs || runs > MAX_RUNS || !(seconds > 0))
+		usage();
+	host_tsc_hz = measure_tsc_hz();
+	for (unsigned int s = 0; s < sizeof(scenarios) / sizeof(scenarios[0]); s++) {
+		const struct scenario *sc = &scenarios[s];
+
+		if (strcmp(which, "all") && strcmp(which, sc->name))
+			continue;
+		for (unsigned int z = 0; z < nsizes; z++) {
+			struct result r;
+
+			for (unsigned int i = 0; i < runs; i++)
+				results[i] = run_once(sc, sizes[z], seconds);
+			r = median(results, runs);
+			all_ok = all_ok && r.ok;
+			if (csv)
+				printf("%s,%u,%.3f,%.3f,%.1f,%.3f,%lu,%lu,%lu,%lu,%s\n", sc->name,
+				       sizes[z], r.mpps, r.gbits, r.cycles, r.busy, r.sent, r.received,
+				       r.notifies, r.irqs, r.ok ? "ok" : "mismatch");
+			else
+				printf("%-6s size %4u  %7.3f Mpps  %7.3f Gbit/s  %7.1f cycles/packet  busy %3.0f%%  sent %lu received %lu doorbells %lu interrupts %lu  %s\n",
+				       sc->name, sizes[z], r.mpps, r.gbits, r.cycles, r.busy * 100,
+				       r.sent, r.received, r.notifies, r.irqs,
+				       r.ok ? "counters agree" : "COUNTERS DISAGREE");
+			fflush(stdout);
+		}
+	}
+	return check && !all_ok ? 1 : 0;
+}
