@@ -114,7 +114,8 @@ fuzz-long: $(FUZZ_BINS)
 
 # --- the data path on the host's CPU (docs/data-path.md "On the host's CPU") ---
 # The hypervisor's pure data-path code at its own -O2, without sanitizers, in
-# an archive the bench takes what it calls from. Not part of any check tier.
+# an archive the bench takes what it calls from. The unit tier runs it briefly
+# (tests/unit/check_dpbench.sh); make bench-host measures.
 BENCH_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Ihv -I. -isystem $(B)/uapi -MMD -MP
 BENCH_HV    := $(filter %.c,$(filter hv/virtio/% hv/net/% hv/sidecore/% hv/lib/% hv/vdev/%,$(PURE_SRCS))) \
 	$(HOST_LOG)
@@ -132,8 +133,9 @@ $(B)/dpbench: $(patsubst %,$(B)/bench/%.o,$(BENCH_TOOL)) $(B)/bench/libhv.a
 	$(HOSTCC) -pthread -o $@ $^
 
 # Both sides, side by side with the ratio per size; root for DPDK's hugepages.
+# BENCH_HOST_ARGS: --sizes, --seconds, --runs (tools/bench-host).
 bench-host: $(B)/dpbench
-	tools/bench-host
+	tools/bench-host $(BENCH_HOST_ARGS)
 
 # --- images -----------------------------------------------------------------
 include guest/guest.mk
@@ -151,7 +153,7 @@ CHECK_FUZZ_SECONDS ?= 20
 check: setup
 	FUZZ_SECONDS=$(CHECK_FUZZ_SECONDS) tools/check all
 
-check-unit: $(UNIT_BINS) $(B)/tools/sidecore
+check-unit: $(UNIT_BINS) $(B)/tools/sidecore $(B)/dpbench
 	tools/check unit
 
 check-fuzz: $(FUZZ_BINS)
@@ -179,7 +181,7 @@ soak: $(B)/test-guests-soak.iso
 check-smp: $(B)/test-guests-smp.iso $(B)/test-guests-mq.iso $(B)/test-guests-lives.iso
 	tests/integration/bochs_guests.sh smp mq lives
 
-unit-bins: $(UNIT_BINS) $(B)/tools/sidecore
+unit-bins: $(UNIT_BINS) $(B)/tools/sidecore $(B)/dpbench
 
 clean:
 	rm -rf $(B)
