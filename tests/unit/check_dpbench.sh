@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 #
 # check_dpbench.sh - tools/dpbench (docs/data-path.md, "On the host's CPU")
-# for a fifth of a second per scenario: frames went both ways around the
-# echo loop, each frame a driver sent was received once (the switch's port
+# for a fifth of a second per scenario: packets went both ways around the
+# echo loop, each packet a driver sent was received once (the devices'
 # counters agreeing with the drivers'), nothing was dropped, no doorbell
 # was rung and the receive side took interrupts. Prints TAP; exits 1 if
 # any test fails. Needs build/dpbench (make unit-bins builds it).
@@ -29,7 +29,7 @@ check() {
 	fi
 }
 
-for scenario in net rings; do
+for scenario in net rings vsock; do
 	out=$("$tool" --scenario "$scenario" --sizes 64 --seconds 0.2 --runs 1 --csv --check 2>&1)
 	status=$?
 	# scenario,size,mpps,gbits,cycles,busy,sent,received,doorbells,interrupts,verdict

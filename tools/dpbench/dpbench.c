@@ -2,15 +2,16 @@
 /*
  * dpbench.c - the sidecore's data path on the host's CPU (docs/data-path.md,
  * "On the host's CPU"): the hypervisor's own virtqueue walker, virtio-net
- * model, switch, rings and pass (sidecore_poll()), built at -O2, serve two
- * guests whose virtio-net drivers run on host threads (driver.c). Each
- * guest sends a burst of 32 frames to the other and echoes, MACs swapped,
- * every frame it receives, as DPDK's loopback test plans do.
+ * and virtio-vsock models, switch, rings and pass (sidecore_poll()), built
+ * at -O2, serve two guests whose drivers run on host threads (driver.c).
+ * Each guest sends a burst of 32 packets to the other and echoes every
+ * packet it receives, as DPDK's loopback test plans do.
  *
  * Scenarios: net (both guests on one sidecore), rings (each on its own
- * sidecore, every frame crossing an SPSC ring). Threads: the sidecores'
- * on core 0 (each its own core where there are cores to spare), the
- * drivers' on the next core.
+ * sidecore, every frame crossing an SPSC ring), vsock (stream packets
+ * between the guests' vsock devices on one sidecore). Threads: the
+ * sidecores' on core 0 (each its own core where there are cores to
+ * spare), the drivers' on the next core.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -29,6 +30,7 @@
 #include "sidecore/sidecore.h"
 #include "tools/dpbench/driver.h"
 #include "virtio/virtio_net.h"
+#include "virtio/virtio_vsock.h"
 
 #define GUESTS		2
 #define SIDECORES	2
@@ -39,15 +41,27 @@
 #define DRAIN_SECONDS	1.0		/* for the last frames in flight to land */
 
 struct bench_guest {
-	struct virtio_net dev;
+	union {
+		struct virtio_net net;
+		struct virtio_vsock vsock;
+	} dev;
+	struct virtio_dev *vdev;	/* the one of dev in use */
 	struct sidecore_port port;	/* as hv/guest/guest_virtio.c's */
 	struct drv_guest drv;
 	uint8_t *ram;
 };
 
+/* A sidecore's lock as its vsock devices see it, as hv/guest/guest_vsock.c makes it. */
+struct bench_domain {
+	struct virtio_vsock_domain domain;
+	struct spinlock *lock;
+};
+
 struct world {
 	struct net_switch sw;
 	struct sidecore sc[SIDECORES];
+	struct bench_domain domain[SIDECORES];
+	struct virtio_vsock_table table;
 	unsigned int sidecores;
 	struct spsc_ring *ring[SIDECORES];	/* ring[i]: from sidecore i to the other */
 	struct bench_guest g[GUESTS];
@@ -59,11 +73,13 @@ enum { PHASE_RUN, PHASE_DRAIN, PHASE_STOP };
 struct scenario {
 	const char *name;
 	unsigned int sidecores;
+	enum drv_kind kind;
 };
 
 static const struct scenario scenarios[] = {
-	{ "net", 1 },
-	{ "rings", 2 },
+	{ "net", 1, DRV_NET },
+	{ "rings", 2, DRV_NET },
+	{ "vsock", 1, DRV_VSOCK },
 };
 
 /* One run's figures. */
@@ -108,19 +124,19 @@ static struct bench_guest *port_owner(const struct sidecore_port *port)
 
 static bool port_live(const struct sidecore_port *port)
 {
-	return virtio_dev_active(&port_owner(port)->dev.vdev);
+	return virtio_dev_active(port_owner(port)->vdev);
 }
 
 static unsigned int port_poll(struct sidecore_port *port, unsigned int budget)
 {
-	struct virtio_dev *vdev = &port_owner(port)->dev.vdev;
+	struct virtio_dev *vdev = port_owner(port)->vdev;
 
 	return vdev->ops->poll(vdev, budget);
 }
 
 static void port_flush(struct sidecore_port *port, uint64_t now)
 {
-	struct virtio_dev *vdev = &port_owner(port)->dev.vdev;
+	struct virtio_dev *vdev = port_owner(port)->vdev;
 
 	vdev->ops->flush(vdev, now);
 }
@@ -143,6 +159,8 @@ static void guest_interrupt(struct virtio_dev *vdev, unsigned int source)
 {
 	struct bench_guest *g = vdev->ctx;
 
+	_Static_assert(VIRTIO_NET_RX_QUEUE == VIRTIO_VSOCK_RX_QUEUE &&
+		       VIRTIO_NET_TX_QUEUE == VIRTIO_VSOCK_TX_QUEUE, "queues differ");
 	if (source == VIRTIO_NET_RX_QUEUE || source == VIRTIO_NET_TX_QUEUE)
 		drv_guest_interrupt(&g->drv, source == VIRTIO_NET_RX_QUEUE);
 }
@@ -161,24 +179,78 @@ static void die(const char *what)
 	exit(1);
 }
 
-/* A guest as Linux brings its NIC up (virtio 1.2 §3.1.1), every offered feature taken. */
-static void guest_setup(struct world *w, unsigned int n, unsigned int sidecore, uint32_t frame)
+static void domain_lock(struct virtio_vsock_domain *domain)
+{
+	spin_lock(container_of(domain, struct bench_domain, domain)->lock);
+}
+
+static bool domain_trylock(struct virtio_vsock_domain *domain)
+{
+	return spin_trylock(container_of(domain, struct bench_domain, domain)->lock);
+}
+
+static void domain_unlock(struct virtio_vsock_domain *domain)
+{
+	spin_unlock(container_of(domain, struct bench_domain, domain)->lock);
+}
+
+/* The model behind a guest's device, initialised and added where the glue adds it. */
+static void device_init(struct world *w, struct bench_guest *g, enum drv_kind kind,
+			unsigned int n, unsigned int sidecore)
 {
 	static const char *const names[GUESTS] = { "alpha", "beta" };
-	struct bench_guest *g = &w->g[n];
 	struct sidecore *sc = &w->sc[sidecore];
-	uint64_t ram_size = drv_guest_ram_size();
-	uint8_t mac[ETH_ALEN], peer[ETH_ALEN];
-	struct virtio_net_params params = {
+	struct virtio_net_params net = {
 		.sidecore = sidecore,
 		.sw = &w->sw,
 		.tx_holdoff = sc->tx_holdoff,
 	};
+	struct virtio_vsock_params vsock = {
+		.cid = g->drv.cid,
+		.table = &w->table,
+		.domain = &w->domain[sidecore].domain,
+		.stall_timeout = host_tsc_hz / 1000 * VIRTIO_VSOCK_STALL_MS,
+		.counters_interval = host_tsc_hz / 1000 * VIRTIO_VSOCK_COUNTERS_MS,
+		.request_interval = host_tsc_hz / VIRTIO_VSOCK_HOST_REQUESTS,
+	};
 	struct virtio_dev_params dp = {
 		.name = names[n], .mem = &g->drv.mem, .interrupt = guest_interrupt, .ctx = g,
-		.type = &params,
+		.type = kind == DRV_NET ? (const void *)&net : (const void *)&vsock,
 	};
-	struct virtq_layout rx, tx;
+
+	memcpy(net.mac, g->drv.mac, ETH_ALEN);
+	if (kind == DRV_NET) {
+		g->vdev = &g->dev.net.vdev;
+		if (virtio_net_ops.init(g->vdev, &dp))
+			die("virtio-net refused its parameters");
+		g->dev.net.port.wire = false;
+		net_port_storm_init(&g->dev.net.port, CONFIG_BROADCAST_FRAMES,
+				    CONFIG_BROADCAST_BYTES, host_tsc_hz);
+		if (!net_switch_add_port(&w->sw, &g->dev.net.port))
+			die("the switch refused a port");
+		return;
+	}
+	w->domain[sidecore] = (struct bench_domain){
+		{ domain_lock, domain_trylock, domain_unlock, sidecore,
+		  net_switch_meter(&w->sw, sidecore) },
+		&sc->lock,
+	};
+	g->vdev = &g->dev.vsock.vdev;
+	if (virtio_vsock_ops.init(g->vdev, &dp))
+		die("virtio-vsock refused its parameters");
+	if (!virtio_vsock_table_add(&w->table, &g->dev.vsock))
+		die("the CID table refused a device");
+}
+
+/* A guest as Linux brings its device up (virtio 1.2 §3.1.1), every offered feature taken. */
+static void guest_setup(struct world *w, enum drv_kind kind, unsigned int n,
+			unsigned int sidecore, uint32_t len)
+{
+	struct bench_guest *g = &w->g[n];
+	uint64_t ram_size = drv_guest_ram_size();
+	uint8_t mac[ETH_ALEN], peer[ETH_ALEN];
+	uint64_t cid = 3 + n, peer_cid = 3 + (n ^ 1);
+	struct virtq_layout rx, tx, event;
 
 	g->ram = aligned_alloc(4096, ram_size);
 	if (!g->ram)
@@ -186,33 +258,32 @@ static void guest_setup(struct world *w, unsigned int n, unsigned int sidecore, 
 	memset(g->ram, 0, ram_size);
 	mac_of(mac, n);
 	mac_of(peer, n ^ 1);
-	drv_guest_init(&g->drv, g->ram, ram_size, mac, peer, frame);
-	memcpy(params.mac, mac, ETH_ALEN);
-	if (virtio_net_ops.init(&g->dev.vdev, &dp))
-		die("virtio-net refused its parameters");
-	g->dev.port.wire = false;
-	net_port_storm_init(&g->dev.port, CONFIG_BROADCAST_FRAMES, CONFIG_BROADCAST_BYTES,
-			    host_tsc_hz);
-	if (!net_switch_add_port(&w->sw, &g->dev.port))
-		die("the switch refused a port");
-	if (!virtio_dev_set_features(&g->dev.vdev, g->dev.vdev.offered))
+	drv_guest_init(&g->drv, kind, g->ram, ram_size, kind == DRV_NET ? (void *)mac : &cid,
+		       kind == DRV_NET ? (void *)peer : &peer_cid, len);
+	device_init(w, g, kind, n, sidecore);
+	if (!virtio_dev_set_features(g->vdev, g->vdev->offered))
 		die("features refused");
 	rx = drv_guest_layout(&g->drv.rx);
 	tx = drv_guest_layout(&g->drv.tx);
-	if (virtio_dev_enable_queue(&g->dev.vdev, VIRTIO_NET_RX_QUEUE, &rx) ||
-	    virtio_dev_enable_queue(&g->dev.vdev, VIRTIO_NET_TX_QUEUE, &tx))
+	event = drv_guest_layout(&g->drv.event);
+	if (virtio_dev_enable_queue(g->vdev, VIRTIO_NET_RX_QUEUE, &rx) ||
+	    virtio_dev_enable_queue(g->vdev, VIRTIO_NET_TX_QUEUE, &tx) ||
+	    (kind == DRV_VSOCK &&
+	     virtio_dev_enable_queue(g->vdev, VIRTIO_VSOCK_EVENT_QUEUE, &event)))
 		die("a queue was refused");
 	drv_guest_fill_rx(&g->drv);
-	virtio_dev_start(&g->dev.vdev);
-	if (!virtio_dev_active(&g->dev.vdev))
+	virtio_dev_start(g->vdev);
+	if (!virtio_dev_active(g->vdev))
 		die("the device did not start");
 	g->port.ops = &port_ops;
-	if (!sidecore_attach(sc, &g->port))
+	if (!sidecore_attach(&w->sc[sidecore], &g->port))
 		die("the sidecore refused a port");
 }
 
-static void world_setup(struct world *w, unsigned int sidecores, uint32_t frame)
+static void world_setup(struct world *w, const struct scenario *scenario, uint32_t len)
 {
+	unsigned int sidecores = scenario->sidecores;
+
 	memset(w, 0, sizeof(*w));
 	net_switch_init(&w->sw);
 	w->sidecores = sidecores;
@@ -231,7 +302,7 @@ static void world_setup(struct world *w, unsigned int sidecores, uint32_t frame)
 		}
 	}
 	for (unsigned int n = 0; n < GUESTS; n++)
-		guest_setup(w, n, sidecores == 2 ? n : 0, frame);
+		guest_setup(w, scenario->kind, n, sidecores == 2 ? n : 0, len);
 }
 
 static void world_free(struct world *w)
@@ -356,6 +427,33 @@ static unsigned int plan_threads(struct world *w, struct thread_arg *args, bool 
 	return 2;
 }
 
+/*
+ * The devices' view agrees with the drivers': what each sent the other
+ * received, once; drops counted into *drops.
+ */
+static bool devices_agree(struct world *w, enum drv_kind kind, uint64_t *drops)
+{
+	bool agree = true;
+
+	for (unsigned int n = 0; n < GUESTS; n++) {
+		const struct bench_guest *g = &w->g[n], *peer = &w->g[n ^ 1];
+
+		if (kind == DRV_NET) {
+			const struct net_port_stats *s = &g->dev.net.port.stats;
+
+			*drops += s->tx_drops + s->rx_drops + g->dev.net.stats.rx_no_buffers;
+			agree = agree && s->tx_packets == peer->dev.net.port.stats.rx_packets &&
+				s->rx_packets == g->drv.stats.received;
+		} else {
+			const struct virtio_vsock_stats *s = &g->dev.vsock.stats;
+
+			*drops += s->dropped + s->rsts + s->resets + s->spoofed;
+			agree = agree && s->packets == peer->drv.stats.received;
+		}
+	}
+	return agree;
+}
+
 static struct result run_once(const struct scenario *sc, unsigned int size, double seconds)
 {
 	struct world *w = malloc(sizeof(*w));
@@ -369,7 +467,7 @@ static struct result run_once(const struct scenario *sc, unsigned int size, doub
 
 	if (!w)
 		die("out of memory");
-	world_setup(w, sc->sidecores, size - FCS_LEN);
+	world_setup(w, sc, sc->kind == DRV_NET ? size - FCS_LEN : size);
 	for (unsigned int n = 0; n < GUESTS; n++)
 		drv_guest_burst(&w->g[n].drv, BURST);
 	w->phase = PHASE_RUN;
@@ -405,23 +503,17 @@ static struct result run_once(const struct scenario *sc, unsigned int size, doub
 	r.sent = total_sent(w);
 	r.received = total_received(w);
 	for (unsigned int n = 0; n < GUESTS; n++) {
-		const struct bench_guest *g = &w->g[n];
-		const struct net_port_stats *s = &g->dev.port.stats;
+		const struct drv_guest *d = &w->g[n].drv;
 
-		r.notifies += g->drv.rx.notifies + g->drv.tx.notifies;
-		r.irqs += g->drv.stats.rx_irqs + g->drv.stats.tx_irqs;
-		r.bad += g->drv.stats.bad;
-		r.drops += s->tx_drops + s->rx_drops + g->dev.stats.rx_no_buffers;
+		r.notifies += d->rx.notifies + d->tx.notifies;
+		r.irqs += d->stats.rx_irqs + d->stats.tx_irqs;
+		r.bad += d->stats.bad;
 	}
 	for (unsigned int i = 0; i < w->sidecores; i++)
 		if (w->ring[i])
 			r.drops += w->ring[i]->full_drops;
-	/* The switch's view agrees with the drivers': each frame sent was received once. */
-	r.ok = r.sent == r.received && r.received > 2 * BURST && !r.bad && !r.drops &&
-	       w->g[0].dev.port.stats.tx_packets == w->g[1].dev.port.stats.rx_packets &&
-	       w->g[1].dev.port.stats.tx_packets == w->g[0].dev.port.stats.rx_packets &&
-	       w->g[0].dev.port.stats.rx_packets == w->g[0].drv.stats.received &&
-	       w->g[1].dev.port.stats.rx_packets == w->g[1].drv.stats.received;
+	r.ok = r.sent == r.received && r.received > 2 * BURST && !r.bad &&
+	       devices_agree(w, sc->kind, &r.drops) && !r.drops;
 	world_free(w);
 	free(w);
 	return r;
@@ -454,7 +546,7 @@ static struct result median(struct result *runs, unsigned int n)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: dpbench [--scenario net|rings|all] [--sizes 64,128,...] [--seconds S]\n"
+		"usage: dpbench [--scenario net|rings|vsock|all] [--sizes 64,128,...] [--seconds S]\n"
 		"               [--runs N] [--csv] [--check]\n");
 	exit(2);
 }

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * driver.h - a guest's virtio-net driver for tools/dpbench, run by a host
- * thread on another core than the sidecore's: split rings with event index,
- * mergeable receive buffers refilled as they are consumed, the available
- * index published with release and the used index read with acquire, as
- * Linux's virtio_net and virtio_ring do (docs/data-path.md, "On the host's
- * CPU"). Each frame received is sent back with its MAC addresses swapped.
+ * driver.h - a guest's virtio-net or virtio-vsock driver for tools/dpbench,
+ * run by a host thread on another core than the sidecore's: split rings
+ * with event index, receive buffers (mergeable for virtio-net) refilled as
+ * they are consumed, the available index published with release and the
+ * used index read with acquire, as Linux's virtio_net, vsock transport and
+ * virtio_ring do (docs/data-path.md, "On the host's CPU"). Each packet
+ * received is sent back: a frame with its MAC addresses swapped, a vsock
+ * packet with its CIDs and ports.
  */
 #ifndef SIDECORE_TOOLS_DPBENCH_DRIVER_H
 #define SIDECORE_TOOLS_DPBENCH_DRIVER_H
@@ -17,12 +19,14 @@
 #include <linux/virtio_ring.h>
 
 #include "virtio/guest_mem.h"
+#include "virtio/virtio_vsock.h"
 #include "virtio/virtq.h"
 
-#define DRV_QUEUE_SIZE	256	/* what the device offers and Linux takes */
-#define DRV_RX_BUF	1536	/* a mergeable buffer: header and a full frame */
-#define DRV_TX_BUF	1536
+#define DRV_QUEUE_MAX	256	/* virtio-net's queues; vsock's are 128 */
 #define DRV_NAPI_BUDGET	64	/* receive entries a NAPI poll takes */
+
+/* What a guest's device is, and so what its driver sends and answers. */
+enum drv_kind { DRV_NET, DRV_VSOCK };
 
 /* One split virtqueue, the driver's side (virtio 1.2 §2.7). */
 struct drv_queue {
@@ -48,14 +52,19 @@ struct drv_stats {
 
 struct drv_guest {
 	struct guest_mem mem;	/* the guest's RAM: one host buffer */
-	struct drv_queue rx, tx;
+	enum drv_kind kind;
+	struct drv_queue rx, tx, event;	/* event: vsock's eventq */
+	uint32_t hdr_size;	/* the device's header before each packet's data */
+	uint32_t rx_buf;	/* bytes of each receive buffer */
 	uint64_t rx_bufs, tx_bufs;	/* gpa of buffer 0; buffer i follows at i * size */
-	uint16_t tx_free[DRV_QUEUE_SIZE];	/* transmit descriptors not in use */
+	uint16_t tx_free[DRV_QUEUE_MAX];	/* transmit descriptors not in use */
 	unsigned int tx_nfree;
 	bool napi;		/* the receive poll is scheduled */
-	uint8_t mac[ETH_ALEN];
+	uint8_t mac[ETH_ALEN];	/* virtio-net's addresses */
 	uint8_t peer[ETH_ALEN];
-	uint32_t frame_len;	/* bytes of each frame, Ethernet header on */
+	uint64_t cid, peer_cid;	/* vsock's */
+	uint32_t fwd_cnt;	/* vsock: payload bytes the driver took (the credit it returns) */
+	uint32_t frame_len;	/* bytes after the header: a frame, or a vsock payload */
 	/* Raised by the device (the interrupt callback), taken by the driver. */
 	unsigned int rx_irq_pending, tx_irq_pending;	/* atomic */
 	struct drv_stats stats;
@@ -64,14 +73,15 @@ struct drv_guest {
 /**
  * drv_guest_init() - lays out a guest's rings and buffers in its RAM
  * @g: the guest, zeroed
+ * @kind: its device
  * @ram: host memory standing for the guest's RAM, mapped 1:1 from gpa 0
  * @ram_size: its size; drv_guest_ram_size() is enough
- * @mac: the guest's MAC
- * @peer: where its first burst goes
- * @frame_len: bytes of each frame it sends
+ * @self: the guest's MAC (virtio-net) or its CID, a uint64_t (vsock)
+ * @peer: the same of where its first burst goes
+ * @len: bytes of each frame (virtio-net) or payload (vsock) it sends
  */
-void drv_guest_init(struct drv_guest *g, uint8_t *ram, uint64_t ram_size,
-		    const uint8_t mac[ETH_ALEN], const uint8_t peer[ETH_ALEN], uint32_t frame_len);
+void drv_guest_init(struct drv_guest *g, enum drv_kind kind, uint8_t *ram, uint64_t ram_size,
+		    const void *self, const void *peer, uint32_t len);
 
 /**
  * drv_guest_ram_size() - bytes of guest RAM drv_guest_init() lays out
@@ -95,11 +105,11 @@ struct virtq_layout drv_guest_layout(const struct drv_queue *q);
 void drv_guest_fill_rx(struct drv_guest *g);
 
 /**
- * drv_guest_burst() - sends frames to the peer, as "start tx_first" does
+ * drv_guest_burst() - sends packets to the peer, as "start tx_first" does
  * @g: the guest
- * @count: frames, at most the free transmit descriptors
+ * @count: packets, at most the free transmit descriptors
  *
- * Return: frames sent.
+ * Return: packets sent.
  */
 unsigned int drv_guest_burst(struct drv_guest *g, unsigned int count);
 
@@ -109,8 +119,8 @@ unsigned int drv_guest_burst(struct drv_guest *g, unsigned int count);
  * @echo: send each received frame back; false drains without answering
  *
  * Reclaims transmit buffers; runs the receive poll when an interrupt
- * scheduled it (or it did not finish), echoing each frame with its MACs
- * swapped while transmit descriptors are free; publishes both queues and
+ * scheduled it (or it did not finish), echoing each packet to where it came
+ * from while transmit descriptors are free; publishes both queues and
  * counts the notifications event index would have asked for.
  *
  * Return: frames received.
