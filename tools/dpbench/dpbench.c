@@ -319,10 +319,12 @@ struct thread_arg {
 	unsigned int first, count;	/* the sidecores or guests it runs */
 };
 
-static void pin(int cpu)
+/* Pinned, and named for perf's --comm: "sidecore" or "drivers". */
+static void pin(int cpu, const char *name)
 {
 	cpu_set_t set;
 
+	pthread_setname_np(pthread_self(), name);
 	if (cpu < 0)
 		return;
 	CPU_ZERO(&set);
@@ -336,7 +338,7 @@ static void *sidecore_thread(void *p)
 {
 	struct thread_arg *a = p;
 
-	pin(a->cpu);
+	pin(a->cpu, "sidecore");
 	while (a->w->phase != PHASE_STOP) {
 		for (unsigned int i = a->first; i < a->first + a->count; i++) {
 			bool live = false;
@@ -353,7 +355,7 @@ static void *driver_thread(void *p)
 {
 	struct thread_arg *a = p;
 
-	pin(a->cpu);
+	pin(a->cpu, "drivers");
 	while (a->w->phase != PHASE_STOP) {
 		bool echo = a->w->phase == PHASE_RUN;
 
