@@ -37,8 +37,8 @@ for scenario in net rings vsock; do
 	check "$scenario: exits 0 with --check" test "$status" -eq 0
 	check "$scenario: one row for size 64" test "${name:-}" = "$scenario" -a "${size:-}" = 64
 	check "$scenario: the counters agree" test "${verdict:-}" = ok
-	check "$scenario: frames went around the loop" test "${received:-0}" -gt 1000
-	check "$scenario: every frame sent was received" test "${sent:-x}" = "${received:-y}"
+	check "$scenario: packets went around the loop" test "${received:-0}" -gt 1000
+	check "$scenario: every packet sent was received" test "${sent:-x}" = "${received:-y}"
 	check "$scenario: no doorbell" test "${doorbells:-1}" -eq 0
 	check "$scenario: receive interrupts" test "${irqs:-0}" -gt 0
 	check "$scenario: a rate and a cost" awk -v m="${mpps:-0}" -v c="${cycles:-0}" \
