@@ -51,7 +51,7 @@ FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRCS))
 FUZZ_LONG_SECONDS := $(if $(filter undefined,$(origin FUZZ_SECONDS)),600,$(FUZZ_SECONDS))
 FUZZ_SECONDS ?= 60
 
-.PHONY: all iso setup demo plots check check-unit check-fuzz check-boot check-vmx check-smp soak clean fuzz fuzz-long
+.PHONY: all iso setup demo plots bench-host check check-unit check-fuzz check-boot check-vmx check-smp soak clean fuzz fuzz-long
 all: $(B)/sidecore.elf $(B)/tools/sidecore
 
 # --- Linux UAPI headers ----------------------------------------------------
@@ -115,6 +115,31 @@ fuzz: $(FUZZ_BINS)
 fuzz-long: $(FUZZ_BINS)
 	FUZZ_SECONDS=$(FUZZ_LONG_SECONDS) tests/fuzz/fuzz_long.sh
 
+# --- the data path on the host's CPU (docs/data-path.md "On the host's CPU") ---
+# The hypervisor's pure data-path code at its own -O2, without sanitizers, in
+# an archive the bench takes what it calls from. The unit tier runs it briefly
+# (tests/unit/check_dpbench.sh); make bench-host measures.
+BENCH_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Ihv -I. -isystem $(B)/uapi -MMD -MP
+BENCH_HV    := $(filter %.c,$(filter hv/virtio/% hv/net/% hv/sidecore/% hv/lib/% hv/vdev/%,$(PURE_SRCS))) \
+	$(HOST_LOG)
+BENCH_TOOL  := $(wildcard tools/dpbench/*.c)
+
+$(B)/bench/%.c.o: %.c | $(UAPI_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  BENCHCC $<"
+	$(Q)$(HOSTCC) $(BENCH_CFLAGS) -c $< -o $@
+
+$(B)/bench/libhv.a: $(patsubst %,$(B)/bench/%.o,$(BENCH_HV))
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(B)/dpbench: $(patsubst %,$(B)/bench/%.o,$(BENCH_TOOL)) $(B)/bench/libhv.a
+	$(HOSTCC) -pthread -o $@ $^
+
+# Both sides, side by side with the ratio per size; root for DPDK's hugepages.
+# BENCH_HOST_ARGS: --sizes, --seconds, --runs (tools/bench-host).
+bench-host: $(B)/dpbench
+	tools/bench-host $(BENCH_HOST_ARGS)
+
 # --- images -----------------------------------------------------------------
 include guest/guest.mk
 include tools/iso.mk
@@ -135,7 +160,7 @@ CHECK_FUZZ_SECONDS ?= 20
 check: setup
 	FUZZ_SECONDS=$(CHECK_FUZZ_SECONDS) tools/check all
 
-check-unit: $(UNIT_BINS) $(B)/tools/sidecore
+check-unit: $(UNIT_BINS) $(B)/tools/sidecore $(B)/dpbench
 	tools/check unit
 
 check-fuzz: $(FUZZ_BINS)
@@ -163,7 +188,7 @@ soak: $(B)/test-guests-soak.iso
 check-smp: $(B)/test-guests-smp.iso $(B)/test-guests-mq.iso $(B)/test-guests-lives.iso
 	tests/integration/bochs_guests.sh smp mq lives
 
-unit-bins: $(UNIT_BINS) $(B)/tools/sidecore
+unit-bins: $(UNIT_BINS) $(B)/tools/sidecore $(B)/dpbench
 
 clean:
 	rm -rf $(B)

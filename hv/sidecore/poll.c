@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * poll.c - a sidecore's pass over its ports and rings, apart from the core
- * it runs on, so that host tests drive it with ports of their own.
+ * it runs on, so that host tests drive it with ports of their own and
+ * tools/dpbench runs it on the host's CPU (docs/data-path.md).
  */
+#include "cpu/io.h"
 #include "lib/ptr_array.h"
 #include "net/fair.h"
 #include "sidecore/sidecore.h"
@@ -81,6 +83,22 @@ void sidecore_flush_ports(struct sidecore *sc, uint64_t now)
 		if (port->dirty || (port->deadline && now >= port->deadline))
 			port->ops->flush(port, now);
 	}
+}
+
+unsigned int sidecore_poll(struct sidecore *sc, bool *live)
+{
+	uint64_t start = rdtsc();
+	unsigned int moved, batches;
+
+	spin_lock(&sc->lock);
+	net_switch_set_now(sc->sw, sc->index, start);
+	moved = sidecore_poll_pass(sc, live, &batches);
+	sidecore_flush_ports(sc, rdtsc());
+	spin_unlock(&sc->lock);
+	if (moved)
+		sc->busy_tsc += rdtsc() - start;
+	net_switch_account_poll(sc->sw, sc->index, batches, moved);
+	return moved;
 }
 
 bool sidecore_attach(struct sidecore *sc, struct sidecore_port *port)

@@ -110,23 +110,6 @@ void sidecore_wake(struct sidecore *sc)
 		lapic_send_ipi(percpu[sc->cpu].apic_id, VECTOR_WAKEUP);
 }
 
-/* One pass under the lock, its deliveries published once at its end. */
-static unsigned int sidecore_poll(struct sidecore *sc, bool *live)
-{
-	uint64_t start = rdtsc();
-	unsigned int moved, batches;
-
-	spin_lock(&sc->lock);
-	net_switch_set_now(sc->sw, sc->index, start);
-	moved = sidecore_poll_pass(sc, live, &batches);
-	sidecore_flush_ports(sc, rdtsc());
-	spin_unlock(&sc->lock);
-	if (moved)
-		sc->busy_tsc += rdtsc() - start;
-	net_switch_account_poll(&net_switch, sc->index, batches, moved);
-	return moved;
-}
-
 static uint64_t profile_period;
 
 /* The host timer's interrupt on a sidecore: one sample, then the next deadline. */

@@ -137,6 +137,19 @@ unsigned int sidecore_poll_pass(struct sidecore *sc, bool *live, unsigned int *b
 void sidecore_flush_ports(struct sidecore *sc, uint64_t now);
 
 /**
+ * sidecore_poll() - one pass under the sidecore's lock, published at its end
+ * @sc: the sidecore, on its own core (or a host program's thread standing in)
+ * @live: set when a port was live
+ *
+ * Hands the switch the TSC, runs sidecore_poll_pass() and
+ * sidecore_flush_ports(), adds the pass's TSC ticks to @sc->busy_tsc when
+ * it moved packets and counts it in the switch's sidecore statistics.
+ *
+ * Return: packets moved.
+ */
+unsigned int sidecore_poll(struct sidecore *sc, bool *live);
+
+/**
  * sidecore_run() - the calling core's poll loop; never returns
  * @sc: the sidecore of the calling core
  *

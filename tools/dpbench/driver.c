@@ -1,0 +1,348 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * driver.c - a guest's virtio-net or vsock driver on a host thread (driver.h). The
+ * ring protocol follows virtio 1.2 §2.7.13 (supplying buffers: entries, a
+ * write barrier, then idx), §2.7.10 (event index) and §2.7.14 (used
+ * buffers), in the order Linux's virtio_ring keeps them.
+ */
+#include <string.h>
+
+#include <linux/virtio_net.h>
+#include <linux/virtio_vsock.h>
+
+#include "tools/dpbench/driver.h"
+
+#define RING_AREA	0x4000u		/* one queue's desc, avail and used rings */
+#define USED_OFFSET	0x2000u		/* used ring on its own lines, as the device writes it */
+#define EVENT_BUFS_GPA	(3 * RING_AREA)
+#define EVENT_BUFS	8		/* what Linux posts on vsock's eventq */
+#define RX_BUFS_GPA	(4 * RING_AREA)
+#define NET_RX_BUF	1536		/* a mergeable buffer: header and a full frame */
+#define VSOCK_RX_BUF	(sizeof(struct virtio_vsock_hdr) + 4096)	/* Linux's, header on */
+#define TX_BUF		2048
+#define RX_AREA		(VIRTIO_VSOCK_QUEUE_SIZE * VSOCK_RX_BUF)
+#define TX_BUFS_GPA	(RX_BUFS_GPA + RX_AREA)
+#define RAM_SIZE	(TX_BUFS_GPA + DRV_QUEUE_MAX * TX_BUF)
+#define VSOCK_BUF_ALLOC	(256 * 1024)	/* the socket buffer a stream grants */
+#define VSOCK_PORT	5201
+
+_Static_assert(DRV_QUEUE_MAX * sizeof(struct vring_desc) + sizeof(struct vring_avail) +
+	       (DRV_QUEUE_MAX + 1) * sizeof(uint16_t) <= USED_OFFSET, "avail ring overlaps used");
+_Static_assert(USED_OFFSET + sizeof(struct vring_used) +
+	       DRV_QUEUE_MAX * sizeof(struct vring_used_elem) + sizeof(uint16_t) <= RING_AREA,
+	       "used ring overruns its area");
+_Static_assert(DRV_QUEUE_MAX * NET_RX_BUF <= RX_AREA, "virtio-net's buffers overrun vsock's");
+_Static_assert(NET_RX_BUF >= sizeof(struct virtio_net_hdr_v1) + ETH_FRAME_LEN,
+	       "a frame needs more than one buffer");
+_Static_assert(TX_BUF >= sizeof(struct virtio_vsock_hdr) + ETH_FRAME_LEN + 4,
+	       "a packet of the largest size does not fit a transmit buffer");
+
+/* Single writer: the driver's thread; readers load it relaxed. */
+static void stat_add(uint64_t *counter, uint64_t n)
+{
+	__atomic_store_n(counter, *counter + n, __ATOMIC_RELAXED);
+}
+
+static void *gpa_ptr(const struct drv_guest *g, uint64_t gpa)
+{
+	return g->mem.base + gpa;
+}
+
+static void queue_init(struct drv_guest *g, struct drv_queue *q, uint64_t base, uint16_t size)
+{
+	q->size = size;
+	q->desc_gpa = base;
+	q->avail_gpa = base + size * sizeof(struct vring_desc);
+	q->used_gpa = base + USED_OFFSET;
+	q->desc = gpa_ptr(g, q->desc_gpa);
+	q->avail = gpa_ptr(g, q->avail_gpa);
+	q->used = gpa_ptr(g, q->used_gpa);
+}
+
+uint64_t drv_guest_ram_size(void)
+{
+	return RAM_SIZE;
+}
+
+void drv_guest_init(struct drv_guest *g, enum drv_kind kind, uint8_t *ram, uint64_t ram_size,
+		    const void *self, const void *peer, uint32_t len)
+{
+	uint16_t size = kind == DRV_NET ? DRV_QUEUE_MAX : VIRTIO_VSOCK_QUEUE_SIZE;
+
+	g->kind = kind;
+	g->mem.base = ram;
+	g->mem.size = ram_size;
+	queue_init(g, &g->rx, 0, size);
+	queue_init(g, &g->tx, RING_AREA, size);
+	queue_init(g, &g->event, 2 * RING_AREA, size);
+	g->hdr_size = kind == DRV_NET ? sizeof(struct virtio_net_hdr_v1) :
+					sizeof(struct virtio_vsock_hdr);
+	g->rx_buf = kind == DRV_NET ? NET_RX_BUF : VSOCK_RX_BUF;
+	g->rx_bufs = RX_BUFS_GPA;
+	g->tx_bufs = TX_BUFS_GPA;
+	for (unsigned int i = 0; i < size; i++)
+		g->tx_free[i] = (uint16_t)(size - 1 - i);
+	g->tx_nfree = size;
+	g->napi = true;
+	if (kind == DRV_NET) {
+		memcpy(g->mac, self, ETH_ALEN);
+		memcpy(g->peer, peer, ETH_ALEN);
+	} else {
+		memcpy(&g->cid, self, sizeof(g->cid));
+		memcpy(&g->peer_cid, peer, sizeof(g->peer_cid));
+	}
+	g->frame_len = len;
+}
+
+struct virtq_layout drv_guest_layout(const struct drv_queue *q)
+{
+	return (struct virtq_layout){
+		.size = q->size,
+		.desc = q->desc_gpa,
+		.avail = q->avail_gpa,
+		.used = q->used_gpa,
+	};
+}
+
+static void queue_add(struct drv_queue *q, uint16_t id, uint64_t gpa, uint32_t len, bool writable)
+{
+	q->desc[id] = (struct vring_desc){
+		.addr = gpa,
+		.len = len,
+		.flags = writable ? VRING_DESC_F_WRITE : 0,
+	};
+	q->avail->ring[q->avail_idx & (q->size - 1)] = id;
+	q->avail_idx++;
+}
+
+/*
+ * virtqueue_kick_prepare(): idx with release after the entries, then a
+ * full barrier before reading avail_event (§2.7.10), so that the device
+ * either sees the new entries or the driver sees that it must notify.
+ */
+static void queue_publish(struct drv_queue *q)
+{
+	uint16_t old = q->kicked_at, event;
+
+	if (old == q->avail_idx)
+		return;
+	__atomic_store_n(&q->avail->idx, q->avail_idx, __ATOMIC_RELEASE);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	event = __atomic_load_n((uint16_t *)&q->used->ring[q->size], __ATOMIC_RELAXED);
+	if (vring_need_event(event, q->avail_idx, old))
+		stat_add(&q->notifies, 1);
+	q->kicked_at = q->avail_idx;
+}
+
+/* A store only when it changes: the device polls this line. */
+static void queue_set_used_event(struct drv_queue *q, uint16_t value)
+{
+	uint16_t *event = &q->avail->ring[q->size];
+
+	if (*event != value)
+		__atomic_store_n(event, value, __ATOMIC_RELAXED);
+}
+
+/* An interrupt's flag, looked at before the locked exchange that takes it. */
+static bool take_irq(unsigned int *pending)
+{
+	return __atomic_load_n(pending, __ATOMIC_RELAXED) &&
+	       __atomic_exchange_n(pending, 0, __ATOMIC_ACQUIRE);
+}
+
+static bool queue_more_used(const struct drv_queue *q)
+{
+	return __atomic_load_n(&q->used->idx, __ATOMIC_ACQUIRE) != q->last_used;
+}
+
+void drv_guest_fill_rx(struct drv_guest *g)
+{
+	for (uint16_t i = 0; i < g->rx.size; i++)
+		queue_add(&g->rx, i, g->rx_bufs + (uint64_t)i * g->rx_buf, g->rx_buf, true);
+	queue_publish(&g->rx);
+	if (g->kind == DRV_VSOCK) {
+		for (uint16_t i = 0; i < EVENT_BUFS; i++)
+			queue_add(&g->event, i, EVENT_BUFS_GPA + i * sizeof(struct virtio_vsock_event),
+				  sizeof(struct virtio_vsock_event), true);
+		queue_publish(&g->event);
+	}
+}
+
+/* A transmit buffer, header and data, for a packet not yet published. */
+static uint8_t *tx_buf(struct drv_guest *g, uint16_t *id)
+{
+	*id = g->tx_free[--g->tx_nfree];
+	return gpa_ptr(g, g->tx_bufs + (uint64_t)*id * TX_BUF);
+}
+
+static void tx_add(struct drv_guest *g, uint16_t id, uint32_t len)
+{
+	queue_add(&g->tx, id, g->tx_bufs + (uint64_t)id * TX_BUF, g->hdr_size + len, false);
+}
+
+/* A stream packet of this guest's to its peer, as a connected socket sends it. */
+static void vsock_header(struct drv_guest *g, struct virtio_vsock_hdr *hdr, uint32_t len)
+{
+	*hdr = (struct virtio_vsock_hdr){
+		.src_cid = g->cid,
+		.dst_cid = g->peer_cid,
+		.src_port = VSOCK_PORT + (uint32_t)g->cid,
+		.dst_port = VSOCK_PORT + (uint32_t)g->peer_cid,
+		.len = len,
+		.type = VIRTIO_VSOCK_TYPE_STREAM,
+		.op = VIRTIO_VSOCK_OP_RW,
+		.buf_alloc = VSOCK_BUF_ALLOC,
+		.fwd_cnt = g->fwd_cnt,
+	};
+}
+
+unsigned int drv_guest_burst(struct drv_guest *g, unsigned int count)
+{
+	unsigned int n;
+
+	for (n = 0; n < count && g->tx_nfree; n++) {
+		uint16_t id;
+		uint8_t *buf = tx_buf(g, &id);
+		struct ethhdr *eth = (struct ethhdr *)(buf + g->hdr_size);
+
+		memset(buf, 0, g->hdr_size + g->frame_len);
+		if (g->kind == DRV_NET) {
+			memcpy(eth->h_dest, g->peer, ETH_ALEN);
+			memcpy(eth->h_source, g->mac, ETH_ALEN);
+			eth->h_proto = __builtin_bswap16(ETH_P_IP);
+		} else {
+			vsock_header(g, (struct virtio_vsock_hdr *)buf, g->frame_len);
+		}
+		tx_add(g, id, g->frame_len);
+	}
+	stat_add(&g->stats.sent, n);
+	queue_publish(&g->tx);
+	return n;
+}
+
+/* free_old_xmit_skbs(): every completed transmit buffer back to the free list. */
+static void tx_reclaim(struct drv_guest *g)
+{
+	struct drv_queue *q = &g->tx;
+
+	if (take_irq(&g->tx_irq_pending))
+		stat_add(&g->stats.tx_irqs, 1);
+	while (queue_more_used(q)) {
+		const struct vring_used_elem *e = &q->used->ring[q->last_used & (q->size - 1)];
+
+		g->tx_free[g->tx_nfree++] = (uint16_t)e->id;
+		q->last_used++;
+	}
+	queue_set_used_event(q, q->last_used);
+}
+
+/*
+ * The packet in buf (header, then len bytes) turned back to where it came
+ * from; false when it was not what the peer sends.
+ */
+static bool answer(struct drv_guest *g, uint8_t *buf, uint32_t len)
+{
+	struct ethhdr *eth = (struct ethhdr *)(buf + g->hdr_size);
+	struct virtio_vsock_hdr *hdr = (struct virtio_vsock_hdr *)buf;
+	bool ok;
+
+	if (g->kind == DRV_VSOCK) {
+		ok = len == g->frame_len && hdr->src_cid == g->peer_cid &&
+		     hdr->dst_cid == g->cid && hdr->op == VIRTIO_VSOCK_OP_RW && hdr->len == len;
+		g->fwd_cnt += len;
+		vsock_header(g, hdr, len);
+		return ok;
+	}
+	ok = len == g->frame_len && !memcmp(eth->h_dest, g->mac, ETH_ALEN) &&
+	     !memcmp(eth->h_source, g->peer, ETH_ALEN);
+	memset(buf, 0, g->hdr_size);
+	memcpy(eth->h_dest, eth->h_source, ETH_ALEN);
+	memcpy(eth->h_source, g->mac, ETH_ALEN);
+	return ok;
+}
+
+/*
+ * One received packet, in as many buffers as virtio-net's num_buffers says
+ * (mergeable buffers, §5.1.6.4; vsock's take one), copied out, turned
+ * round and queued for transmission; each buffer goes straight back to
+ * the receiveq.
+ */
+static void rx_one(struct drv_guest *g, bool echo)
+{
+	struct drv_queue *q = &g->rx;
+	const struct vring_used_elem *e = &q->used->ring[q->last_used & (q->size - 1)];
+	const uint8_t *buf = gpa_ptr(g, g->rx_bufs + (uint64_t)e->id * g->rx_buf);
+	const struct virtio_net_hdr_v1 *hdr = (const void *)buf;
+	unsigned int buffers = g->kind == DRV_NET && hdr->num_buffers ? hdr->num_buffers : 1;
+	uint32_t copied = 0;
+	uint16_t tx_id = 0;
+	uint8_t *out = echo ? tx_buf(g, &tx_id) : NULL;
+
+	for (unsigned int b = 0; b < buffers; b++) {
+		uint32_t id = e->id;
+
+		if (out && copied + e->len <= TX_BUF)
+			memcpy(out + copied, buf, e->len);
+		copied += e->len;
+		queue_add(q, (uint16_t)id, g->rx_bufs + (uint64_t)id * g->rx_buf, g->rx_buf, true);
+		q->last_used++;
+		if (b + 1 < buffers) {
+			e = &q->used->ring[q->last_used & (q->size - 1)];
+			buf = gpa_ptr(g, g->rx_bufs + (uint64_t)e->id * g->rx_buf);
+		}
+	}
+	if (!out)
+		return;
+	if (copied < g->hdr_size || copied > TX_BUF || !answer(g, out, copied - g->hdr_size))
+		stat_add(&g->stats.bad, 1);
+	tx_add(g, tx_id, copied < g->hdr_size ? 0 : copied - g->hdr_size);
+}
+
+/*
+ * virtnet_poll(): up to a budget of frames; done early, callbacks go back
+ * on (used_event = last_used) and, after a full barrier, a used entry that
+ * slipped in meanwhile keeps the poll scheduled (virtqueue_poll()).
+ */
+static unsigned int rx_poll(struct drv_guest *g, bool echo)
+{
+	struct drv_queue *q = &g->rx;
+	unsigned int n = 0;
+
+	if (!g->napi) {
+		if (!take_irq(&g->rx_irq_pending))
+			return 0;
+		stat_add(&g->stats.rx_irqs, 1);
+		g->napi = true;
+		/* virtqueue_disable_cb_split() with event index: no interrupt asked for. */
+		queue_set_used_event(q, 0);
+	}
+	while (n < DRV_NAPI_BUDGET && (!echo || g->tx_nfree) && queue_more_used(q)) {
+		rx_one(g, echo);
+		n++;
+	}
+	stat_add(&g->stats.received, n);
+	if (n < DRV_NAPI_BUDGET) {
+		queue_set_used_event(q, q->last_used);
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		g->napi = queue_more_used(q);
+	}
+	return n;
+}
+
+unsigned int drv_guest_step(struct drv_guest *g, bool echo)
+{
+	unsigned int n;
+
+	tx_reclaim(g);
+	n = rx_poll(g, echo);
+	if (echo)
+		stat_add(&g->stats.sent, n);
+	queue_publish(&g->rx);
+	queue_publish(&g->tx);
+	return n;
+}
+
+void drv_guest_interrupt(struct drv_guest *g, bool rx)
+{
+	__atomic_store_n(rx ? &g->rx_irq_pending : &g->tx_irq_pending, 1, __ATOMIC_RELEASE);
+}
