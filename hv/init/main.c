@@ -402,6 +402,7 @@ void hv_main(uint32_t magic, const void *mbi)
 	uplink_start();
 	guests_print_summary(&topo);
 	uplink_print_summary();
+	printk("boot: %s\n", boot.firmware == BOOT_FIRMWARE_UEFI ? "uefi" : "bios");
 	printk("boot: done\n");
 	console_set_drainer(bsp_cpu);
 	operator_start(&topo, bsp_cpu);
