@@ -60,7 +60,7 @@
 #define EFI_DESC_START		8
 #define EFI_DESC_PAGES		24
 #define EFI_PAGE_SHIFT		12	/* the map counts 4 KiB pages whatever the CPU's */
-/* UEFI 2.10 section 7.2, Table 7-5 "Memory Type Usage before ExitBootServices()". */
+/* UEFI 2.10 section 7.2, EFI_MEMORY_TYPE. */
 #define EFI_LOADER_CODE		1
 #define EFI_LOADER_DATA		2
 #define EFI_BOOT_SERVICES_CODE	3
@@ -226,8 +226,9 @@ static struct bootinfo_range bootinfo_bios_entry(const struct boot_info *info,
 
 /*
  * After ExitBootServices() the loader's and boot services' memory is free
- * like conventional memory (UEFI 2.10, Table 7-6); while boot services run,
- * only conventional memory is, the rest is still the firmware's or GRUB's.
+ * like conventional memory (UEFI 2.10 section 7.2, "Memory Type Usage
+ * after ExitBootServices()"); while boot services run, only conventional
+ * memory is, the rest is still the firmware's or GRUB's.
  */
 static struct bootinfo_range bootinfo_efi_entry(const struct boot_info *info,
 						const uint8_t *entry)
