@@ -24,18 +24,6 @@ _Static_assert(CONFIG_LINE_MAX <= CONFIG_CMDLINE_MAX, "a cmdline value must fit 
 
 /* --- global keys ---------------------------------------------------------- */
 
-/* The value of a hex digit, or -1. */
-static int config_hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static const char *config_key_sidecores(struct config *config, const char *value)
 {
 	unsigned int count;

@@ -43,14 +43,12 @@
 
 /* 3.6.6: mod_start and mod_end (u32 each) come before the string. */
 #define MB2_MODULE_FIXED_SIZE	8
-/* 3.6.8: entry_size and entry_version (u32 each) come before the entries. */
+/* 3.6.8, and "EFI memory map": two u32 fields (entry size and version) come before the entries. */
 #define MB2_MMAP_FIXED_SIZE	8
 /* 3.6.8: base_addr u64, length u64, type u32, reserved u32. */
 #define MB2_MMAP_ENTRY_MIN	24
 #define MB2_MMAP_AVAILABLE	1
 
-/* "EFI memory map": descriptor_size and descriptor_version (u32 each), then the map. */
-#define MB2_EFI_MMAP_FIXED_SIZE	8
 /*
  * UEFI 2.10 section 7.2, EFI_BOOT_SERVICES.GetMemoryMap(): a descriptor is
  * Type u32, padding to 8, PhysicalStart u64, VirtualStart u64,
@@ -251,31 +249,23 @@ static struct bootinfo_range bootinfo_efi_entry(const struct boot_info *info,
 	return r;
 }
 
-static void bootinfo_parse_mmap(struct boot_info *info, const uint8_t *payload, size_t size)
+/*
+ * The memory map tag, or the EFI memory map tag. The EFI one is read once
+ * the walk is over: the boot services tag may come after it.
+ */
+static void bootinfo_parse_map(struct boot_info *info, enum boot_mmap_source source,
+			       const uint8_t *payload, size_t size)
 {
+	bool efi = source == BOOT_MMAP_EFI;
 	uint32_t entry_size;
-	size_t count = bootinfo_map_entries("memory map", payload, size,
-					    MB2_MMAP_ENTRY_MIN, &entry_size);
+	size_t count = bootinfo_map_entries(efi ? "EFI memory map" : "memory map", payload, size,
+					    efi ? EFI_DESC_MIN : MB2_MMAP_ENTRY_MIN, &entry_size);
 
 	if (!count)
 		return;
-	info->mmap_source = BOOT_MMAP_BIOS;
+	info->mmap_source = source;
 	bootinfo_add_ranges(info, payload + MB2_MMAP_FIXED_SIZE, count, entry_size,
-			    bootinfo_bios_entry);
-}
-
-/* Read once the walk is over: the boot services tag may come after it. */
-static void bootinfo_parse_efi_mmap(struct boot_info *info, const uint8_t *payload, size_t size)
-{
-	uint32_t entry_size;
-	size_t count = bootinfo_map_entries("EFI memory map", payload, size,
-					    EFI_DESC_MIN, &entry_size);
-
-	if (!count)
-		return;
-	info->mmap_source = BOOT_MMAP_EFI;
-	bootinfo_add_ranges(info, payload + MB2_EFI_MMAP_FIXED_SIZE, count, entry_size,
-			    bootinfo_efi_entry);
+			    efi ? bootinfo_efi_entry : bootinfo_bios_entry);
 }
 
 /* Keeps an ACPI 2.0 RSDP over an ACPI 1.0 one, whatever the tag order. */
@@ -362,8 +352,8 @@ int bootinfo_parse(struct boot_info *info, const void *mbi, size_t size)
 					      tag_size - MB2_TAG_HEADER_SIZE);
 			break;
 		case MB2_TAG_MMAP:
-			bootinfo_parse_mmap(info, tag + MB2_TAG_HEADER_SIZE,
-					    tag_size - MB2_TAG_HEADER_SIZE);
+			bootinfo_parse_map(info, BOOT_MMAP_BIOS, tag + MB2_TAG_HEADER_SIZE,
+					   tag_size - MB2_TAG_HEADER_SIZE);
 			break;
 		case MB2_TAG_ACPI_OLD:
 		case MB2_TAG_ACPI_NEW:
@@ -400,7 +390,7 @@ int bootinfo_parse(struct boot_info *info, const void *mbi, size_t size)
 			offset = limit;
 	}
 	if (efi_mmap && info->mmap_source == BOOT_MMAP_NONE)
-		bootinfo_parse_efi_mmap(info, efi_mmap, efi_mmap_size);
+		bootinfo_parse_map(info, BOOT_MMAP_EFI, efi_mmap, efi_mmap_size);
 	return 0;
 }
 
