@@ -294,9 +294,10 @@ static void bootinfo_parse_rsdp(struct boot_info *info, uint32_t type,
  *
  * Reads no further than @size or the structure's own total_size, whichever
  * is smaller. RAM comes from the memory map tag, or from the EFI memory map
- * tag when there is none; any EFI tag means UEFI firmware. A tag shorter than its header or running past the end stops the
- * walk; a tag with bad contents is reported and skipped. What was parsed
- * before the problem is kept.
+ * tag when there is none; any EFI tag means UEFI firmware. A tag shorter
+ * than its header or running past the end stops the walk; a tag with bad
+ * contents is reported and skipped. What was parsed before the problem is
+ * kept.
  *
  * Return: 0, or -1 when the fixed part is missing or its total_size is
  * too small to hold it.

@@ -46,7 +46,10 @@ static struct memmap node_ram;
 static struct config config;
 /* Where the console is now: COM1 until ACPI and the config say otherwise. */
 static struct console_port console = {
-	CONSOLE_PORT_COM1, 4, CONSOLE_PORT_BAUD, CONSOLE_PORT_DEFAULT
+	.port = CONSOLE_PORT_COM1,
+	.irq = CONSOLE_PORT_COM1_IRQ,
+	.baud = CONSOLE_PORT_BAUD,
+	.source = CONSOLE_PORT_DEFAULT,
 };
 static bool booted;	/* roles are final: sidecores may start */
 /* Each core's VMX capabilities, lent to percpu[] (vmx/ sits above arch/). */

@@ -41,9 +41,9 @@
 uint8_t console_port_isa_irq(uint16_t port)
 {
 	if (port == CONSOLE_PORT_COM1 || port == CONSOLE_PORT_COM3)
-		return 4;
+		return CONSOLE_PORT_COM1_IRQ;
 	if (port == CONSOLE_PORT_COM2 || port == CONSOLE_PORT_COM4)
-		return 3;
+		return CONSOLE_PORT_COM2_IRQ;
 	return CONSOLE_PORT_NO_IRQ;
 }
 

@@ -15,6 +15,8 @@
 /* The PC's first two serial ports (IBM PC/AT Technical Reference, I/O map). */
 #define CONSOLE_PORT_COM1	0x3f8
 #define CONSOLE_PORT_COM2	0x2f8
+#define CONSOLE_PORT_COM1_IRQ	4	/* their ISA IRQs, shared by COM3 and COM4 */
+#define CONSOLE_PORT_COM2_IRQ	3
 #define CONSOLE_PORT_NO_IRQ	0xff
 #define CONSOLE_PORT_BAUD	115200	/* the UART's 1.8432 MHz clock / 16 */
 
