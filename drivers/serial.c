@@ -29,6 +29,9 @@
 #define IER_RX_DATA	0x01	/* §8.5: interrupt while received data is available */
 #define LSR_DATA_READY	0x01
 #define LSR_THR_EMPTY	0x20	/* §8.4, §8.13: in FIFO mode, the transmit FIFO is empty */
+#define LSR_TX_IDLE	0x40	/* §8.4: FIFO and shift register both empty */
+/* About 20 ms of port reads at ~1 us each: a byte at 9600 baud takes 1 ms. */
+#define TX_IDLE_POLLS	20000
 #define IIR_FIFOS_ON	0xc0	/* §8.6: IIR bits 7:6 read 1 while FCR0 enables the FIFOs */
 #define UART_FIFO_DEPTH	16	/* §1: 16-byte transmit FIFO */
 #define UART_CLOCK	115200	/* 1.8432 MHz crystal / 16 */
@@ -39,15 +42,20 @@ static bool serial_cr_sent;		/* a line end's CR went out, its LF not yet */
 
 /**
  * serial_init() - set the UART up for 8N1 at a baud rate, polled
- * @port: its first I/O port (SERIAL_COM1)
+ * @port: its first I/O port
  * @baud: a divisor of 115200
  *
  * Interrupts stay off until serial_rx_enable(); the FIFOs are used where
- * the UART has them.
+ * the UART has them. A UART set up before sends out what it holds first,
+ * so the last line on the old port or speed arrives whole.
  */
 void serial_init(uint16_t port, uint32_t baud)
 {
 	uint16_t divisor = UART_CLOCK / baud;
+
+	for (unsigned int i = 0; serial_port && i < TX_IDLE_POLLS; i++)
+		if (pio_in8(serial_port + UART_LSR) & LSR_TX_IDLE)
+			break;
 
 	serial_port = port;
 	pio_out8(port + UART_IER, 0);

@@ -8,8 +8,6 @@
 
 #include <stdint.h>
 
-#define SERIAL_COM1 0x3f8
-
 void serial_init(uint16_t port, uint32_t baud);
 unsigned int serial_tx_room(void);
 unsigned long serial_write_room(const char *s, unsigned long len, unsigned int *room);

@@ -13,6 +13,7 @@
 #include "config/config_guest.h"
 #include "config/config_lex.h"
 #include "lib/log.h"
+#include "platform/console_port.h"
 
 /* Longer lines are refused; a cmdline always fits its field. */
 #define CONFIG_LINE_MAX 2048
@@ -60,6 +61,41 @@ static const char *config_key_console_baud(struct config *config, const char *va
 	return NULL;
 }
 
+/* A 16550's 8 registers start on an 8-port boundary and fit below 64 Ki ports. */
+#define CONFIG_UART_PORTS	8
+#define CONFIG_IO_PORT_LIMIT	0x10000
+
+static const char *config_key_console(struct config *config, const char *value)
+{
+	const char *bad = "expected com1, com2 or a 16550's first I/O port in hex, e.g. 0x2f8";
+	unsigned long port = 0;
+	const char *p;
+
+	if (!strcmp(value, "com1")) {
+		config->console_port = CONSOLE_PORT_COM1;
+		return NULL;
+	}
+	if (!strcmp(value, "com2")) {
+		config->console_port = CONSOLE_PORT_COM2;
+		return NULL;
+	}
+	if (value[0] != '0' || (value[1] != 'x' && value[1] != 'X') || !value[2])
+		return bad;
+	for (p = value + 2; *p; p++) {
+		int digit = config_hex_digit(*p);
+
+		if (digit < 0)
+			return bad;
+		port = port * 16 + (unsigned long)digit;
+		if (port >= CONFIG_IO_PORT_LIMIT)
+			return "I/O ports end at 0xffff";
+	}
+	if (!port || port % CONFIG_UART_PORTS || port > CONFIG_IO_PORT_LIMIT - CONFIG_UART_PORTS)
+		return "a 16550's 8 ports start at a multiple of 8 between 0x8 and 0xfff8";
+	config->console_port = (uint16_t)port;
+	return NULL;
+}
+
 /*
  * Bus numbers are 8 bits (two hex digits hold them all), devices 5 bits,
  * functions 3 (PCI Local Bus spec 3.0 §3.2.2.3.2, configuration mechanism #1).
@@ -73,14 +109,11 @@ static int config_hex_field(const char *s, char end, const char **rest)
 	int value = 0, digits = 0;
 
 	for (; digits < 2; s++, digits++) {
-		if (*s >= '0' && *s <= '9')
-			value = value * 16 + (*s - '0');
-		else if (*s >= 'a' && *s <= 'f')
-			value = value * 16 + (*s - 'a' + 10);
-		else if (*s >= 'A' && *s <= 'F')
-			value = value * 16 + (*s - 'A' + 10);
-		else
+		int digit = config_hex_digit(*s);
+
+		if (digit < 0)
 			break;
+		value = value * 16 + digit;
 	}
 	if (!digits || *s != end)
 		return -1;
@@ -120,6 +153,7 @@ static const struct config_global_key {
 	{ "sidecore_sibling", config_key_sidecore_sibling,
 	  offsetof(struct config, sidecore_sibling_line) },
 	{ "console_baud", config_key_console_baud, offsetof(struct config, console_baud_line) },
+	{ "console", config_key_console, offsetof(struct config, console_port_line) },
 	{ "nic", config_key_nic, offsetof(struct config, nic_line) },
 };
 

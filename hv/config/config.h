@@ -119,6 +119,8 @@ struct config {
 
 	unsigned int console_baud;
 	unsigned int console_baud_line;
+	uint16_t console_port;		/* first I/O port; 0: the SPCR's, else COM1 */
+	unsigned int console_port_line;
 
 	enum config_nic nic;
 	uint8_t nic_bus, nic_device, nic_function;	/* for CONFIG_NIC_PCI */

@@ -124,17 +124,6 @@ static const char *config_key_node(struct config_guest *guest, const char *value
 	return NULL;
 }
 
-static int config_hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static const char *config_key_mac(struct config_guest *guest, const char *value)
 {
 	uint8_t mac[CONFIG_MAC_BYTES];

@@ -60,6 +60,23 @@ static bool config_parse_uint(const char **s, unsigned int *out)
 }
 
 /**
+ * config_hex_digit() - the value of one hex digit, either case.
+ * @c: the character.
+ *
+ * Return: 0 to 15, or -1 when @c is not a hex digit.
+ */
+int config_hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/**
  * config_parse_whole_uint() - read a value that is one decimal number.
  * @s: the value; nothing may follow the digits.
  * @out: receives the number; left alone on failure.

@@ -36,6 +36,9 @@ void config_count_error(struct config_parser *parser);
 /* A decimal number below 2^32 that fills all of s. */
 bool config_parse_whole_uint(const char *s, unsigned int *out);
 
+/* The value of a hex digit, or -1. */
+int config_hex_digit(char c);
+
 /*
  * A comma-separated list of distinct numbers, at most max of them, into
  * cpu[] and *count. Returns NULL, or what is wrong (too_many when the list

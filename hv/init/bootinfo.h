@@ -5,6 +5,7 @@
 #ifndef SIDECORE_INIT_BOOTINFO_H
 #define SIDECORE_INIT_BOOTINFO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -21,8 +22,24 @@ struct boot_module {
 	char name[BOOTINFO_NAME_MAX];	/* the module's command-line string */
 };
 
+/* What the machine booted from, told by the tags only UEFI firmware brings. */
+enum boot_firmware {
+	BOOT_FIRMWARE_BIOS,
+	BOOT_FIRMWARE_UEFI,
+};
+
+/* Which tag the RAM map came from. */
+enum boot_mmap_source {
+	BOOT_MMAP_NONE,
+	BOOT_MMAP_BIOS,		/* the memory map tag, E820 types */
+	BOOT_MMAP_EFI,		/* the EFI memory map tag, with no memory map tag */
+};
+
 struct boot_info {
-	struct memmap ram;		/* type 1 (available) ranges */
+	struct memmap ram;		/* available ranges */
+	enum boot_mmap_source mmap_source;
+	enum boot_firmware firmware;
+	bool efi_boot_services;		/* the loader left EFI boot services running */
 	struct boot_module module[BOOTINFO_MAX_MODULES];
 	unsigned int module_count;
 	uint8_t rsdp[BOOTINFO_RSDP_MAX];	/* copy of the RSDP from tag 14 or 15 */

@@ -26,6 +26,7 @@
 #include "lib/printf.h"
 #include "mm/page_alloc.h"
 #include "platform/acpi.h"
+#include "platform/console_port.h"
 #include "platform/topology.h"
 #include "sidecore/sidecore.h"
 #include "sidecore/uplink.h"
@@ -43,6 +44,13 @@ static struct topology topo;
 static struct memmap free_ram;
 static struct memmap node_ram;
 static struct config config;
+/* Where the console is now: COM1 until ACPI and the config say otherwise. */
+static struct console_port console = {
+	.port = CONSOLE_PORT_COM1,
+	.irq = CONSOLE_PORT_COM1_IRQ,
+	.baud = CONSOLE_PORT_BAUD,
+	.source = CONSOLE_PORT_DEFAULT,
+};
 static bool booted;	/* roles are final: sidecores may start */
 /* Each core's VMX capabilities, lent to percpu[] (vmx/ sits above arch/). */
 static struct vmx_caps vmx_caps[MAX_CPUS];
@@ -309,6 +317,49 @@ static void main_unmap_page_zero(void)
 		printk("paging: page 0 unmapped, but a read of address 0 did not fault\n");
 }
 
+/*
+ * Moves the console to another UART or speed. The old port's last line says
+ * where it went and the new port's first says where the earlier lines are,
+ * so an operator on either finds the other (docs/operator.md, "Where the
+ * console is"). A speed of 0 keeps the current one.
+ */
+static void main_console_move(const struct console_port *to)
+{
+	uint16_t from = console.port;
+	uint32_t baud = to->baud ? to->baud : console.baud;
+
+	if (to->port == console.port && baud == console.baud) {
+		console.source = to->source;
+		if (to->irq != CONSOLE_PORT_NO_IRQ)
+			console.irq = to->irq;
+		return;
+	}
+	printk("console: moving to %s %#x at %u baud (%s)\n", console_port_name(to->port),
+	       to->port, baud, console_port_source_name(to->source));
+	console = *to;
+	console.baud = baud;
+	serial_init(console.port, console.baud);
+	printk("console: on %s %#x at %u baud (%s); earlier lines went to %#x\n",
+	       console_port_name(console.port), console.port, console.baud,
+	       console_port_source_name(console.source), from);
+}
+
+/* The config's `console` and `console_baud` over what SPCR or the default chose. */
+static void main_console_from_config(void)
+{
+	struct console_port want = console;
+
+	if (config.console_port && config.console_port != console.port) {
+		want.port = config.console_port;
+		want.irq = console_port_isa_irq(want.port);
+	}
+	if (config.console_port)
+		want.source = CONSOLE_PORT_CONFIG;
+	if (config.console_baud_line)
+		want.baud = config.console_baud;
+	main_console_move(&want);
+}
+
 static void main_load_config(void)
 {
 	const struct boot_module *m = bootinfo_find_module(&boot, "config");
@@ -320,20 +371,18 @@ static void main_load_config(void)
 	}
 	if (config_parse(&config, (const char *)(uintptr_t)m->start, m->end - m->start) > 0)
 		printk("config: errors above; the rest of the file still applies\n");
-	if (config.console_baud != 115200) {
-		printk("console: switching to %u baud\n", config.console_baud);
-		serial_init(SERIAL_COM1, config.console_baud);
-	}
+	main_console_from_config();
 }
 
 void hv_main(uint32_t magic, const void *mbi);
 
 void hv_main(uint32_t magic, const void *mbi)
 {
+	struct console_port spcr;
 	unsigned int bsp_cpu, started;
 	int cpu;
 
-	serial_init(SERIAL_COM1, 115200);
+	serial_init(console.port, console.baud);
 	percpu_setup(0);
 	idt_init();
 	idt_load();
@@ -351,6 +400,8 @@ void hv_main(uint32_t magic, const void *mbi)
 	if (acpi_tables_from_rsdp(&acpi, boot.rsdp, boot.rsdp_size,
 				  acpi_map_identity, NULL) < 0)
 		panic("no valid ACPI root table");
+	if (console_port_from_spcr(&acpi, &spcr))
+		main_console_move(&spcr);
 	if (topology_build(&topo, &acpi) < 0)
 		panic("no usable MADT: cannot find the CPUs");
 	main_set_smt_bits();
@@ -402,9 +453,12 @@ void hv_main(uint32_t magic, const void *mbi)
 	uplink_start();
 	guests_print_summary(&topo);
 	uplink_print_summary();
+	printk("console: %s %#x at %u baud (%s)\n", console_port_name(console.port), console.port,
+	       console.baud, console_port_source_name(console.source));
+	printk("boot: %s\n", boot.firmware == BOOT_FIRMWARE_UEFI ? "uefi" : "bios");
 	printk("boot: done\n");
 	console_set_drainer(bsp_cpu);
-	operator_start(&topo, bsp_cpu);
+	operator_start(&topo, bsp_cpu, console.port, console.irq);
 	__atomic_store_n(&booted, true, __ATOMIC_RELEASE);
 	guests_start();
 

@@ -14,8 +14,7 @@
 #include "init/guests.h"
 #include "init/operator.h"
 #include "init/stat.h"
-
-#define COM1_IRQ 4	/* the PC's ISA line for the first serial port */
+#include "platform/console_port.h"
 
 static void operator_guest(enum command_verb verb, struct guest *g)
 {
@@ -80,13 +79,20 @@ static void operator_line(const char *text)
 	}
 }
 
-void operator_start(const struct topology *topo, unsigned int cpu)
+void operator_start(const struct topology *topo, unsigned int cpu, uint16_t port,
+		    uint8_t irq)
 {
-	if (!ioapic_route_isa(topo, COM1_IRQ, VECTOR_CONSOLE, percpu[cpu].apic_id)) {
-		printk("operator: no I/O APIC line for COM1 (IRQ %u): no console commands\n",
-		       COM1_IRQ);
+	if (irq == CONSOLE_PORT_NO_IRQ) {
+		printk("operator: no IRQ known for the console at %#x: no console commands\n",
+		       port);
+		return;
+	}
+	if (!ioapic_route_isa(topo, irq, VECTOR_CONSOLE, percpu[cpu].apic_id)) {
+		printk("operator: no I/O APIC line for the console at %#x (IRQ %u): no console commands\n",
+		       port, irq);
 		return;
 	}
 	console_enable_input(operator_line);
-	printk("operator: console commands on cpu %u (help lists them)\n", cpu);
+	printk("operator: console commands on cpu %u, %#x IRQ %u (help lists them)\n", cpu,
+	       port, irq);
 }

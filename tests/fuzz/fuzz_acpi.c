@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fuzz_acpi.c - garbage ACPI tables into acpi_tables_* and topology_build().
+ * fuzz_acpi.c - garbage ACPI tables into acpi_tables_*, topology_build()
+ * and console_port_from_spcr().
  *
  * Byte 0 of the input picks how the rest is read:
  *
  *   even: a list of table images, each [kind][size, 16-bit LE][size bytes].
- *         kind % 8 of 0..3 stamps the image as APIC, SRAT, SLIT or MCFG with
+ *         kind % 8 of 0..4 stamps the image as APIC, SRAT, SLIT, MCFG or SPCR with
  *         a correct length and checksum, so the fuzzer spends its time in the
- *         table parsers rather than on checksums; 4..7 keeps the bytes as is.
+ *         table parsers rather than on checksums; 5..7 keeps the bytes as is.
  *   odd:  physical memory starting at address 0, whose first 36 bytes are
  *         also the RSDP copy. With bit 1 of byte 0 set, the RSDP gets its
  *         signature and checksums fixed, and every table mapped at its full
@@ -15,13 +16,15 @@
  *
  * Every image and every mapping is a separate exact-size allocation, so
  * AddressSanitizer catches a read one byte past what was validated or mapped.
- * The topology that comes out is checked for internal consistency.
+ * The topology that comes out is checked for internal consistency, and a
+ * console port from SPCR for being one a 16550 can have.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "platform/acpi.h"
+#include "platform/console_port.h"
 #include "platform/topology.h"
 
 #define FUZZ_MAX_MAPS 256
@@ -87,7 +90,7 @@ static const void *fuzz_map(uint64_t phys, uint64_t len, void *ctx)
 
 static void fuzz_tables_from_images(const uint8_t *data, size_t size)
 {
-	static const char *const stamps[] = { "APIC", "SRAT", "SLIT", "MCFG" };
+	static const char *const stamps[] = { "APIC", "SRAT", "SLIT", "MCFG", "SPCR" };
 
 	while (size >= 3) {
 		uint8_t kind = data[0] % 8;
@@ -101,7 +104,7 @@ static void fuzz_tables_from_images(const uint8_t *data, size_t size)
 		image = fuzz_keep(data, length);
 		if (!image)
 			return;
-		if (kind < 4 && length >= ACPI_HEADER_SIZE) {
+		if (kind < 5 && length >= ACPI_HEADER_SIZE) {
 			uint32_t table_length = (uint32_t)length;
 
 			memcpy(image, stamps[kind], 4);
@@ -168,6 +171,19 @@ static void fuzz_check_topology(void)
 			abort();
 }
 
+/* A port SPCR names is a whole 16550 on I/O ports, at a speed it can run. */
+static void fuzz_check_console_port(void)
+{
+	struct console_port port;
+
+	if (!console_port_from_spcr(&tables, &port))
+		return;
+	if (!port.port || port.port > 0xfff8 || (port.irq > 15 && port.irq != CONSOLE_PORT_NO_IRQ))
+		abort();
+	if (port.baud && CONSOLE_PORT_BAUD % port.baud)
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size == 0)
@@ -180,6 +196,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (topology_build(&topo, &tables) == 0)
 		fuzz_check_topology();
+	fuzz_check_console_port();
 	fuzz_release();
 	return 0;
 }

@@ -21,6 +21,12 @@ TAG_MODULE = 3         # 3.6.6
 TAG_MMAP = 6           # 3.6.8
 TAG_ACPI_OLD = 14      # 3.6.16
 TAG_ACPI_NEW = 15      # 3.6.17
+TAG_EFI64 = 12         # "EFI 64-bit system table pointer"
+TAG_EFI_MMAP = 17      # "EFI memory map"
+TAG_EFI_BS = 18        # "EFI boot services not terminated"
+
+# UEFI 2.10 section 7.2, EFI_MEMORY_TYPE.
+EFI_LOADER_DATA, EFI_BS_CODE, EFI_BS_DATA, EFI_CONVENTIONAL, EFI_ACPI_RECLAIM = 2, 3, 4, 7, 9
 
 AVAILABLE, RESERVED, ACPI = 1, 2, 3
 
@@ -44,6 +50,25 @@ def mmap(entries, entry_size=24):
         entry = struct.pack("<QQII", base, length, kind, 0)
         payload += entry + b"\0" * (entry_size - len(entry))
     return tag(TAG_MMAP, payload)
+
+
+def efi_mmap(descriptors, desc_size=48):
+    """EFI memory descriptors: Type, PhysicalStart, VirtualStart, NumberOfPages, Attribute."""
+    payload = struct.pack("<II", desc_size, 1)
+    for kind, base, pages in descriptors:
+        desc = struct.pack("<IIQQQQ", kind, 0, base, 0, pages, 0xf)
+        payload += desc + b"\0" * (desc_size - len(desc))
+    return tag(TAG_EFI_MMAP, payload)
+
+
+EFI_MAP = [
+    (EFI_BS_CODE, 0x0, 1),
+    (EFI_CONVENTIONAL, 0x1000, 0x9f),
+    (EFI_CONVENTIONAL, 0x100000, 0x700),
+    (EFI_LOADER_DATA, 0x800000, 0x100),
+    (EFI_BS_DATA, 0x900000, 0x600),
+    (EFI_ACPI_RECLAIM, 0x7fe00000, 0x10),
+]
 
 
 def checksum(data):
@@ -93,6 +118,10 @@ SEEDS = {
     "modules_only": mbi(module(0x1000, 0x2000, "a"), module(0x3000, 0x3000, "")),
     "acpi_v1": mbi(cmdline(""), rsdp(1), mmap([(0x100000, 0x1000000, AVAILABLE)])),
     "empty": mbi(),
+    "uefi_both_maps": mbi(tag(TAG_EFI64, struct.pack("<Q", 0x7f9ee018)), efi_mmap(EFI_MAP),
+                          mmap(PC_MAP), rsdp(2)),
+    "uefi_efi_map_only": mbi(efi_mmap(EFI_MAP), rsdp(2)),
+    "uefi_boot_services": mbi(efi_mmap(EFI_MAP, desc_size=40), tag(TAG_EFI_BS), rsdp(1)),
 }
 
 

@@ -44,6 +44,12 @@
 #             the restart, each vCPU is started once in each life, and
 #             each of the six lives boots to userspace. Not in the default
 #             list, nor in the vmx tier: `make check-smp` runs it.
+#   com2      corei7_haswell_4770, 2 CPUs, the console on COM2 (config
+#             `console = com2`): the boot summary, solo's lines and the
+#             answer to the operator's `guests` typed on COM2 are all on
+#             COM2; COM1 has only the early lines. Not in the default
+#             list, nor in the vmx tier (the boot tier's QEMU com2 and
+#             spcr scenarios check the console without a guest).
 # Usage: bochs_guests.sh [SCENARIO...]  (default: badinput badapic)
 set -u
 cd "$(dirname "$0")/../.."
@@ -328,6 +334,23 @@ check_badvsock_msix() {
 	[ -z "$others" ] ||
 		tap_no_line $log "counters: (vsock|port) ($others) .* bad_msi [1-9][0-9]*( .*)?" \
 			"$name: no message of another guest's devices is dropped"
+}
+
+scenario_com2() {
+	local log=$out/com2.log
+	tools/run-bochs --model corei7_haswell_4770 --cpus 2 --mem 1024 --com2 --log $log \
+		--send "platform: counters requested=>guests" \
+		--until "guest solo: running (vcpus 1, restarts 0)" \
+		--timeout 1500 build/test-guests-com2.iso
+	tap_run $? "com2: solo runs, and guests typed on COM2 is answered" $log
+	tap_line $log.com1 'console: moving to com2 0x2f8 at 115200 baud \(config\)' \
+		"com2: COM1's last line says where the console went"
+	tap_no_line $log.com1 '^(boot: done|\[solo\])' "com2: neither the summary nor solo's lines on COM1"
+	tap_line $log 'console: com2 0x2f8 at 115200 baud \(config\)' "com2: the summary on COM2 names it"
+	tap_line $log 'boot: done' "com2: the boot summary on COM2"
+	tap_line $log '\[solo\] sidecore-guest: up .*' "com2: solo's lines on COM2"
+	tap_line $log 'operator: > guests' "com2: the operator's line typed on COM2 echoed there"
+	tap_line $log 'guest solo: running \(vcpus 1, restarts 0\)' "com2: and answered there"
 }
 
 scenarios=("$@")

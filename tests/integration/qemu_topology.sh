@@ -7,31 +7,82 @@ cd "$(dirname "$0")/../.."
 out=build/check/qemu
 mkdir -p $out
 
-# 1 socket x 2 cores, no NUMA information.
-log=$out/1s2c.log
-tools/run-qemu --sockets 1 --cores 2 --mem 1024 --log $log --timeout 120 build/test-boot.iso
-tap_result $? "1s2c: boots to 'boot: done'"
-tap_line $log 'node 0: cpus 0,1 mem [0-9]+ MiB' "1s2c: node 0 has cpus 0,1"
-tap_node_mem $log 0 1024 "1s2c: node 0 memory"
-tap_no_line $log '^node 1:' "1s2c: no second node"
-tap_line $log 'sidecore: cpu 0 node 0' "1s2c: sidecore on cpu 0"
-tap_line $log 'vmx: unavailable \(cpu has no VMX\)' "1s2c: VMX absence reported"
-tap_line $log 'paging: page 0 unmapped, a read of address 0 faults' \
-	"1s2c: page 0 unmapped after boot: a NULL dereference faults"
+# topology FIRMWARE: 1 socket, then 2 sockets with a NUMA node each, booted
+# through FIRMWARE (bios or uefi) from the same hybrid image.
+topology() {
+	local fw=$1 log
 
-# 2 sockets x 2 cores, two NUMA nodes with unequal memory.
-log=$out/2s2c.log
-tools/run-qemu --sockets 2 --cores 2 --numa 512,1024 --log $log --timeout 120 build/test-boot.iso
-tap_result $? "2s2c: boots to 'boot: done'"
-tap_line $log 'node 0: cpus 0,1 mem [0-9]+ MiB' "2s2c: node 0 has cpus 0,1"
-tap_line $log 'node 1: cpus 2,3 mem [0-9]+ MiB' "2s2c: node 1 has cpus 2,3"
-tap_node_mem $log 0 512 "2s2c: node 0 memory"
-tap_node_mem $log 1 1024 "2s2c: node 1 memory"
-tap_line $log 'sidecore: cpu 0 node 0' "2s2c: node 0 sidecore is its first cpu"
-tap_line $log 'sidecore: cpu 2 node 1' "2s2c: node 1 sidecore is its first cpu"
-tap_line $log 'smp: 4 of 4 cpus online' "2s2c: every AP reported in"
-tap_line $log 'paging: page 0 unmapped, a read of address 0 faults' \
-	"2s2c: page 0 unmapped once every AP left its trampoline"
+	# 1 socket x 2 cores, no NUMA information.
+	log=$out/1s2c-$fw.log
+	tools/run-qemu --firmware $fw --sockets 1 --cores 2 --mem 1024 --log $log --timeout 120 \
+		build/test-boot.iso
+	tap_result $? "$fw 1s2c: boots to 'boot: done'"
+	tap_line $log "boot: $fw" "$fw 1s2c: the summary says boot: $fw"
+	tap_line $log 'node 0: cpus 0,1 mem [0-9]+ MiB' "$fw 1s2c: node 0 has cpus 0,1"
+	tap_node_mem $log 0 1024 "$fw 1s2c: node 0 memory"
+	tap_no_line $log '^node 1:' "$fw 1s2c: no second node"
+	tap_line $log 'sidecore: cpu 0 node 0' "$fw 1s2c: sidecore on cpu 0"
+	tap_line $log 'vmx: unavailable \(cpu has no VMX\)' "$fw 1s2c: VMX absence reported"
+	tap_line $log 'paging: page 0 unmapped, a read of address 0 faults' \
+		"$fw 1s2c: page 0 unmapped after boot: a NULL dereference faults"
+	tap_line $log 'console: com1 0x3f8 at 115200 baud \(default\)' \
+		"$fw 1s2c: no config key, no SPCR: the console stays on COM1"
+
+	# 2 sockets x 2 cores, two NUMA nodes with unequal memory.
+	log=$out/2s2c-$fw.log
+	tools/run-qemu --firmware $fw --sockets 2 --cores 2 --numa 512,1024 --log $log --timeout 120 \
+		build/test-boot.iso
+	tap_result $? "$fw 2s2c: boots to 'boot: done'"
+	tap_line $log "boot: $fw" "$fw 2s2c: the summary says boot: $fw"
+	tap_line $log 'node 0: cpus 0,1 mem [0-9]+ MiB' "$fw 2s2c: node 0 has cpus 0,1"
+	tap_line $log 'node 1: cpus 2,3 mem [0-9]+ MiB' "$fw 2s2c: node 1 has cpus 2,3"
+	tap_node_mem $log 0 512 "$fw 2s2c: node 0 memory"
+	tap_node_mem $log 1 1024 "$fw 2s2c: node 1 memory"
+	tap_line $log 'sidecore: cpu 0 node 0' "$fw 2s2c: node 0 sidecore is its first cpu"
+	tap_line $log 'sidecore: cpu 2 node 1' "$fw 2s2c: node 1 sidecore is its first cpu"
+	tap_line $log 'smp: 4 of 4 cpus online' "$fw 2s2c: every AP reported in"
+	tap_line $log 'paging: page 0 unmapped, a read of address 0 faults' \
+		"$fw 2s2c: page 0 unmapped once every AP left its trampoline"
+}
+
+# console_com2 NAME LOG SOURCE: the console moved to COM2 for SOURCE (config
+# or SPCR): COM1 has the early lines and where they went, COM2 the rest,
+# the summary and the answer to a command typed on COM2.
+console_com2() {
+	local name=$1 log=$2 source=$3
+
+	tap_line $log.com1 "console: moving to com2 0x2f8 at 115200 baud \\($source\\)" \
+		"$name: COM1's last line says where the console went"
+	tap_no_line $log.com1 '^boot: done' "$name: the summary is not on COM1"
+	tap_line $log "console: on com2 0x2f8 at 115200 baud \\($source\\); earlier lines went to 0x3f8" \
+		"$name: COM2's first line says where the earlier lines are"
+	tap_line $log 'node 0: cpus 0,1 mem [0-9]+ MiB' "$name: the summary's node line on COM2"
+	tap_line $log "console: com2 0x2f8 at 115200 baud \\($source\\)" "$name: the summary names the console"
+	tap_line $log 'operator: console commands on cpu 0, 0x2f8 IRQ 3 \(help lists them\)' \
+		"$name: commands taken on COM2's IRQ 3"
+	tap_line $log 'operator: commands: guests \| counters .*' \
+		"$name: help typed on COM2 is answered on COM2"
+}
+
+topology bios
+topology uefi
+
+# The console on COM2 by the config's `console = com2`.
+log=$out/console-com2.log
+tools/run-qemu --com2 --send "operator: console commands=>help" --until "operator: commands:" \
+	--log $log --timeout 120 build/test-console-com2.iso
+tap_result $? "com2: boots, and help typed on COM2 is answered"
+console_com2 com2 $log config
+
+# No console key, and an SPCR table naming COM2 added to OVMF's (QEMU
+# builds x86 machines without one).
+log=$out/console-spcr.log
+iasl -p $out/spcr-com2 tests/integration/spcr-com2.asl >$out/spcr-com2.iasl.log 2>&1
+tools/run-qemu --firmware uefi --com2 --acpitable $out/spcr-com2.aml \
+	--send "operator: console commands=>help" --until "operator: commands:" \
+	--log $log --timeout 120 build/test-boot.iso
+tap_result $? "spcr: boots under UEFI, and help typed on COM2 is answered"
+console_com2 spcr $log SPCR
 
 # 2 sockets x 3 cores, memory mostly on node 1, node 0's sidecore moved by
 # the config; node 1 keeps its default.

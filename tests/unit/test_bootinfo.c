@@ -27,6 +27,9 @@
 #define TAG_MMAP	6
 #define TAG_ACPI_OLD	14
 #define TAG_ACPI_NEW	15
+#define TAG_EFI64	12
+#define TAG_EFI_MMAP	17
+#define TAG_EFI_BS	18
 #define MMAP_AVAILABLE	1
 #define MMAP_RESERVED	2
 #define MMAP_ACPI	3
@@ -111,6 +114,44 @@ static void mbi_add_mmap(uint32_t entry_size, const struct mmap_entry *entry,
 		memcpy(p + 16, &entry[i].type, 4);
 	}
 	mbi_add_tag(TAG_MMAP, payload, 8 + count * entry_size);
+}
+
+/* UEFI 2.10 section 7.2: memory types and the descriptor's fields. */
+#define EFI_RESERVED		0
+#define EFI_LOADER_CODE		1
+#define EFI_LOADER_DATA		2
+#define EFI_BS_CODE		3
+#define EFI_BS_DATA		4
+#define EFI_RUNTIME_DATA	6
+#define EFI_CONVENTIONAL	7
+#define EFI_ACPI_RECLAIM	9
+#define EFI_MMIO		11
+
+struct efi_desc {
+	uint32_t type;
+	uint64_t base;
+	uint64_t pages;
+};
+
+static void mbi_add_efi_mmap(uint32_t desc_size, const struct efi_desc *desc,
+			     unsigned int count)
+{
+	uint8_t payload[2048] = { 0 };
+	uint32_t version = 1;
+	unsigned int i;
+
+	assert_true(8 + count * desc_size <= sizeof(payload));
+	memcpy(payload, &desc_size, 4);
+	memcpy(payload + 4, &version, 4);
+	for (i = 0; i < count; i++) {
+		uint8_t *p = payload + 8 + i * desc_size;
+
+		memcpy(p, &desc[i].type, 4);
+		memcpy(p + 8, &desc[i].base, 8);
+		memcpy(p + 16, &desc[i].base, 8);	/* VirtualStart: unused */
+		memcpy(p + 24, &desc[i].pages, 8);
+	}
+	mbi_add_tag(TAG_EFI_MMAP, payload, 8 + count * desc_size);
 }
 
 /* An RSDP image whose bytes say which version and tag they came from. */
@@ -329,6 +370,124 @@ static void test_mmap_wrapping_entry(void **state)
 	assert_non_null(strstr(log_text, "wraps"));
 	assert_int_equal(info.ram.count, 1);
 	assert_int_equal(info.ram.range[0].base, 0x100000);
+}
+
+/* As OVMF lays a machine out, one range of each kind that matters. */
+static const struct efi_desc efi_map[] = {
+	{ EFI_BS_CODE, 0x0, 1 },
+	{ EFI_CONVENTIONAL, 0x1000, 0x9f },
+	{ EFI_CONVENTIONAL, 0x100000, 0x700 },
+	{ EFI_LOADER_DATA, 0x800000, 0x100 },
+	{ EFI_LOADER_CODE, 0x900000, 0x100 },
+	{ EFI_BS_DATA, 0xa00000, 0x600 },
+	{ EFI_ACPI_RECLAIM, 0x1000000, 0x10 },
+	{ EFI_RUNTIME_DATA, 0x1010000, 0x10 },
+	{ EFI_RESERVED, 0x1020000, 0x10 },
+	{ EFI_MMIO, 0xffc00000, 0x400 },
+};
+#define EFI_MAP_COUNT (sizeof(efi_map) / sizeof(efi_map[0]))
+
+static void test_firmware_bios(void **state)
+{
+	(void)state;
+	mbi_begin();
+	mbi_add_mmap(24, pc_map, PC_MAP_COUNT);
+	assert_int_equal(bootinfo_parse(&info, mbi.buf, mbi_finish()), 0);
+	assert_int_equal(info.firmware, BOOT_FIRMWARE_BIOS);
+	assert_int_equal(info.mmap_source, BOOT_MMAP_BIOS);
+	assert_false(info.efi_boot_services);
+}
+
+/* Boot services exited: the loader's and their memory are RAM as well. */
+static void test_efi_mmap_only(void **state)
+{
+	(void)state;
+	mbi_begin();
+	mbi_add_efi_mmap(48, efi_map, EFI_MAP_COUNT);
+	assert_int_equal(bootinfo_parse(&info, mbi.buf, mbi_finish()), 0);
+	assert_int_equal(info.firmware, BOOT_FIRMWARE_UEFI);
+	assert_int_equal(info.mmap_source, BOOT_MMAP_EFI);
+	assert_int_equal(info.ram.count, 2);
+	assert_int_equal(info.ram.range[0].base, 0x0);
+	assert_int_equal(info.ram.range[0].length, 0xa0000);
+	assert_int_equal(info.ram.range[1].base, 0x100000);
+	assert_int_equal(info.ram.range[1].length, 0x1000000 - 0x100000);
+}
+
+/* Boot services still running, their tag after the map: only conventional memory. */
+static void test_efi_boot_services_running(void **state)
+{
+	(void)state;
+	mbi_begin();
+	mbi_add_efi_mmap(40, efi_map, EFI_MAP_COUNT);
+	mbi_add_tag(TAG_EFI_BS, NULL, 0);
+	assert_int_equal(bootinfo_parse(&info, mbi.buf, mbi_finish()), 0);
+	assert_true(info.efi_boot_services);
+	assert_int_equal(info.ram.count, 2);
+	assert_int_equal(info.ram.range[0].base, 0x1000);
+	assert_int_equal(info.ram.range[0].length, 0x9f000);
+	assert_int_equal(info.ram.range[1].base, 0x100000);
+	assert_int_equal(info.ram.range[1].length, 0x700000);
+}
+
+/* GRUB gives both maps under OVMF: the memory map tag is the one read. */
+static void test_efi_both_maps(void **state)
+{
+	uint64_t system_table = 0x7f9ee018;
+
+	(void)state;
+	mbi_begin();
+	mbi_add_tag(TAG_EFI64, &system_table, sizeof(system_table));
+	mbi_add_efi_mmap(48, efi_map, EFI_MAP_COUNT);
+	mbi_add_mmap(24, pc_map, PC_MAP_COUNT);
+	assert_int_equal(bootinfo_parse(&info, mbi.buf, mbi_finish()), 0);
+	assert_int_equal(info.firmware, BOOT_FIRMWARE_UEFI);
+	assert_int_equal(info.mmap_source, BOOT_MMAP_BIOS);
+	assert_int_equal(info.ram.count, 3);
+	assert_int_equal(info.ram.range[2].base, 0x100000000);
+
+	/* The system table alone says UEFI too. */
+	mbi_begin();
+	mbi_add_tag(TAG_EFI64, &system_table, sizeof(system_table));
+	assert_int_equal(bootinfo_parse(&info, mbi.buf, mbi_finish()), 0);
+	assert_int_equal(info.firmware, BOOT_FIRMWARE_UEFI);
+	assert_int_equal(info.mmap_source, BOOT_MMAP_NONE);
+	assert_int_equal(info.ram.count, 0);
+}
+
+static void test_efi_mmap_malformed(void **state)
+{
+	static const struct efi_desc huge[] = {
+		{ EFI_CONVENTIONAL, 0x100000, UINT64_MAX >> 11 },	/* bytes past 64 bits */
+		{ EFI_CONVENTIONAL, 0x200000, 0x10 },
+		{ EFI_CONVENTIONAL, UINT64_MAX - 0xfff, 2 },		/* wraps */
+	};
+	static const uint8_t short_tag[4] = { 40 };
+
+	(void)state;
+	/* Descriptors shorter than the fields read: the map is refused. */
+	mbi_begin();
+	mbi_add_efi_mmap(32, efi_map, 4);
+	assert_int_equal(parse_quietly(mbi_finish()), 0);
+	assert_non_null(strstr(log_text, "EFI memory map entry size 32 below 40"));
+	assert_int_equal(info.ram.count, 0);
+	assert_int_equal(info.firmware, BOOT_FIRMWARE_UEFI);
+
+	/* A tag too short for its own fixed part. */
+	mbi_begin();
+	mbi_add_tag(TAG_EFI_MMAP, short_tag, sizeof(short_tag));
+	assert_int_equal(parse_quietly(mbi_finish()), 0);
+	assert_non_null(strstr(log_text, "EFI memory map tag too short"));
+	assert_int_equal(info.ram.count, 0);
+
+	mbi_begin();
+	mbi_add_efi_mmap(40, huge, 3);
+	assert_int_equal(parse_quietly(mbi_finish()), 0);
+	assert_non_null(strstr(log_text, "more than 64 bits hold"));
+	assert_non_null(strstr(log_text, "wraps"));
+	assert_int_equal(info.ram.count, 1);
+	assert_int_equal(info.ram.range[0].base, 0x200000);
+	assert_int_equal(info.ram.range[0].length, 0x10000);
 }
 
 static void test_header_unusable(void **state)
@@ -657,6 +816,10 @@ int main(void)
 		cmocka_unit_test_setup(test_unknown_tags_skipped, reset_info),
 		cmocka_unit_test_setup(test_end_tag_stops_walk, reset_info),
 		cmocka_unit_test_setup(test_unaligned_structure, reset_info),
+		cmocka_unit_test_setup(test_firmware_bios, reset_info),
+		cmocka_unit_test_setup(test_efi_mmap_only, reset_info),
+		cmocka_unit_test_setup(test_efi_boot_services_running, reset_info),
+		cmocka_unit_test_setup(test_efi_both_maps, reset_info),
 	};
 	const struct CMUnitTest malformed_tests[] = {
 		cmocka_unit_test_setup(test_header_unusable, reset_info),
@@ -667,6 +830,7 @@ int main(void)
 		cmocka_unit_test_setup(test_cmdline_too_long, reset_info),
 		cmocka_unit_test_setup(test_too_many_modules, reset_info),
 		cmocka_unit_test_setup(test_module_ends_before_start, reset_info),
+		cmocka_unit_test_setup(test_efi_mmap_malformed, reset_info),
 	};
 	const struct CMUnitTest flow_tests[] = {
 		cmocka_unit_test_setup(test_boot_flow, reset_info),

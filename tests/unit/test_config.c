@@ -278,6 +278,37 @@ static void test_console_baud(void **state)
 			 "config line 1: key 'console_baud': expected a number of bits per second");
 }
 
+static void test_console(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("\n"), 0);
+	assert_int_equal(config.console_port, 0);
+	assert_int_equal(parse("console = com1\n"), 0);
+	assert_int_equal(config.console_port, 0x3f8);
+	assert_int_equal(parse("\nconsole = com2\n"), 0);
+	assert_int_equal(config.console_port, 0x2f8);
+	assert_int_equal(config.console_port_line, 2);
+	assert_int_equal(parse("console = 0xE010\n"), 0);
+	assert_int_equal(config.console_port, 0xe010);
+	assert_int_equal(parse("console = 0xfff8\n"), 0);
+	assert_int_equal(config.console_port, 0xfff8);
+	assert_one_error("console = com3\n",
+			 "config line 1: key 'console': expected com1, com2 or a 16550's first I/O port in hex");
+	assert_int_equal(config.console_port, 0);
+	assert_one_error("console = 0x\n", "config line 1: key 'console': expected com1");
+	assert_one_error("console = 2f8\n", "config line 1: key 'console': expected com1");
+	assert_one_error("console = 0x2fg\n", "config line 1: key 'console': expected com1");
+	assert_one_error("console = 0x2f9\n",
+			 "config line 1: key 'console': a 16550's 8 ports start at a multiple of 8");
+	assert_one_error("console = 0x0\n", "config line 1: key 'console': a 16550's 8 ports");
+	assert_one_error("console = 0x10000\n", "config line 1: key 'console': I/O ports end at 0xffff");
+	assert_one_error("console = 0x100000000000000003f8\n",
+			 "config line 1: key 'console': I/O ports end at 0xffff");
+	assert_one_error("console = com2\nconsole = com1\n",
+			 "config line 2: key 'console': given twice (first at line 1)");
+	assert_int_equal(config.console_port, 0x2f8);
+}
+
 static void test_global_key_twice(void **state)
 {
 	(void)state;
@@ -885,6 +916,7 @@ int main(void)
 		cmocka_unit_test(test_sidecores_errors),
 		cmocka_unit_test(test_sidecore_sibling),
 		cmocka_unit_test(test_console_baud),
+		cmocka_unit_test(test_console),
 		cmocka_unit_test(test_nic),
 		cmocka_unit_test(test_nic_errors),
 		cmocka_unit_test(test_uplink),
