@@ -48,7 +48,7 @@
 #             `console = com2`): the boot summary, solo's lines and the
 #             answer to the operator's `guests` typed on COM2 are all on
 #             COM2; COM1 has only the early lines. Not in the default
-#             list, nor in the vmx tier (the boot tier's QEMU com2 and
+#             list; the vmx tier runs it (the boot tier's QEMU com2 and
 #             spcr scenarios check the console without a guest).
 # Usage: bochs_guests.sh [SCENARIO...]  (default: badinput badapic)
 set -u
