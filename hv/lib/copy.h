@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * copy.h - bulk copy and fill with the CPU's string instructions. The data
- * path moves every payload byte once (docs/data-path.md); these are what
- * memcpy and memset use.
+ * path moves every payload byte once (docs/data-path.md); memcpy and memset
+ * use these above 32 bytes, plain moves below (docs/data-path.md "Copies").
  *
  * REP MOVSQ/STOSQ move 8 bytes an iteration, then REP MOVSB/STOSB the tail.
  * With fast strings (IA32_MISC_ENABLE bit 0, SDM Vol. 1 §7.3.9.3) a large
