@@ -1,6 +1,4 @@
 # SPDX-License-Identifier: MIT
-# hv/lib: the string-instruction copies are tested on the host at every alignment.
-PURE_SRCS += hv/lib/copy.c
 # The console's lossy ring and the token bucket limiting guest lines, host-tested.
 PURE_SRCS += hv/lib/log_ring.c hv/lib/ratelimit.c
 # Lines of guest console output, shared by the UART and virtio-console.
