@@ -48,6 +48,19 @@ static inline void store32(uint8_t *p, uint32_t v)
 	__builtin_memcpy(p, &v, sizeof(v));
 }
 
+static inline uint16_t load16(const uint8_t *p)
+{
+	uint16_t v;
+
+	__builtin_memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static inline void store16(uint8_t *p, uint16_t v)
+{
+	__builtin_memcpy(p, &v, sizeof(v));
+}
+
 /*
  * Copies n <= SMALL_COPY bytes as two pieces from each end that overlap as
  * n needs. Every load comes before every store, so memmove's overlapping
@@ -55,7 +68,7 @@ static inline void store32(uint8_t *p, uint32_t v)
  */
 static inline void copy_small(uint8_t *d, const uint8_t *s, size_t n)
 {
-	if (n >= 16) {
+	if (n > 16) {
 		uint64_t a = load64(s), b = load64(s + 8);
 		uint64_t y = load64(s + n - 16), z = load64(s + n - 8);
 
@@ -73,12 +86,13 @@ static inline void copy_small(uint8_t *d, const uint8_t *s, size_t n)
 
 		store32(d, a);
 		store32(d + n - 4, z);
-	} else if (n) {
-		uint8_t a = s[0], m = s[n / 2], z = s[n - 1];
+	} else if (n >= 2) {
+		uint16_t a = load16(s), z = load16(s + n - 2);
 
-		d[0] = a;
-		d[n / 2] = m;
-		d[n - 1] = z;
+		store16(d, a);
+		store16(d + n - 2, z);
+	} else if (n) {
+		*d = *s;
 	}
 }
 
@@ -87,7 +101,7 @@ static inline void fill_small(uint8_t *d, uint8_t c, size_t n)
 {
 	uint64_t pattern = 0x0101010101010101ull * c;
 
-	if (n >= 16) {
+	if (n > 16) {
 		store64(d, pattern);
 		store64(d + 8, pattern);
 		store64(d + n - 16, pattern);
@@ -98,10 +112,11 @@ static inline void fill_small(uint8_t *d, uint8_t c, size_t n)
 	} else if (n >= 4) {
 		store32(d, (uint32_t)pattern);
 		store32(d + n - 4, (uint32_t)pattern);
+	} else if (n >= 2) {
+		store16(d, (uint16_t)pattern);
+		store16(d + n - 2, (uint16_t)pattern);
 	} else if (n) {
-		d[0] = c;
-		d[n / 2] = c;
-		d[n - 1] = c;
+		*d = c;
 	}
 }
 
