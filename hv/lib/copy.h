@@ -24,7 +24,7 @@
  * across calls; interrupt and exit entry never set it).
  */
 
-/* Copies n bytes with REP MOVSQ, then REP MOVSB for the tail; forward, so dst may overlap src only from below. */
+/* Copies n bytes with REP MOVSQ, then REP MOVSB the tail: forward, so dst may lie below src. */
 static inline void copy_qwords(void *dst, const void *src, size_t n)
 {
 	size_t words = n / 8, tail = n % 8;

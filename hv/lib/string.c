@@ -62,9 +62,9 @@ static inline void store16(uint8_t *p, uint16_t v)
 }
 
 /*
- * Copies n <= SMALL_COPY bytes as two pieces from each end that overlap as
- * n needs. Every load comes before every store, so memmove's overlapping
- * ranges are copied right too.
+ * Copies n <= SMALL_COPY bytes as pieces from each end that overlap as n
+ * needs (one byte alone). Every load comes before every store, so
+ * memmove's overlapping ranges are copied right too.
  */
 static inline void copy_small(uint8_t *d, const uint8_t *s, size_t n)
 {
