@@ -263,6 +263,8 @@ static bool vcpu_window_load_table(struct vcpu *v, const struct realmode_insn *i
 	if (!operand)
 		return vcpu_fail(v, "LGDT/LIDT operand at %#lx is not guest RAM", linear);
 	memcpy(bytes, operand, sizeof(bytes));
+	/* A copy of fixed size is plain moves: keep the compiler from reading operand again. */
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	realmode_table(insn, bytes, &base, &limit);
 	vmcs_write(insn->op == REALMODE_LGDT ? VMCS_GUEST_GDTR_BASE : VMCS_GUEST_IDTR_BASE, base);
 	vmcs_write(insn->op == REALMODE_LGDT ? VMCS_GUEST_GDTR_LIMIT : VMCS_GUEST_IDTR_LIMIT,

@@ -40,6 +40,17 @@ bool net_packet_snapshot(struct net_packet *pkt)
 {
 	uint32_t head = packet_head_len(pkt);
 
+	/*
+	 * The header whole in the first segment, as a guest lays it out: a
+	 * copy of fixed size, which the compiler makes plain moves
+	 * (docs/data-path.md "Copies").
+	 */
+	if (head == ETH_HLEN && pkt->count && pkt->segment[0].len >= ETH_HLEN) {
+		memcpy(pkt->eth, pkt->segment[0].data, ETH_HLEN);
+		/* Decide on this copy only, whatever the guest writes next. */
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		return true;
+	}
 	memset(pkt->eth, 0, ETH_HLEN);
 	return packet_read_segments(pkt, 0, pkt->eth, head) == ETH_HLEN;
 }
@@ -50,7 +61,11 @@ size_t net_packet_read(const struct net_packet *pkt, uint32_t offset, void *buf,
 	uint8_t *out = buf;
 	size_t done = 0;
 
-	if (offset < head) {
+	if (offset == 0 && head == ETH_HLEN && len >= ETH_HLEN) {
+		memcpy(out, pkt->eth, ETH_HLEN);
+		done = ETH_HLEN;
+		offset = head;
+	} else if (offset < head) {
 		done = head - offset < len ? head - offset : len;
 		memcpy(out, pkt->eth + offset, done);
 		offset = head;

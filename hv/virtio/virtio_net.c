@@ -254,7 +254,8 @@ static bool virtio_net_build_packet(const struct virtio_net *dev,
 
 	if (chain->readable - HDR_SIZE < ETH_HLEN || chain->readable - HDR_SIZE > NET_FRAME_MAX)
 		return false;
-	chain_read(chain, &pkt->hdr, HDR_SIZE);
+	if (!virtq_chain_head(chain, &pkt->hdr, HDR_SIZE))
+		chain_read(chain, &pkt->hdr, HDR_SIZE);
 	pkt->len = chain->readable - HDR_SIZE;
 	pkt->count = 0;
 	for (uint32_t i = 0; i < chain->count; i++) {
@@ -493,7 +494,11 @@ static uint32_t rx_stream_copy(struct rx_stream *s, uint8_t *dst, uint32_t room)
 {
 	uint32_t n;
 
-	if (s->done < HDR_SIZE) {
+	if (s->done == 0 && room >= HDR_SIZE) {
+		/* The whole header at once, a copy of fixed size. */
+		n = HDR_SIZE;
+		memcpy(dst, s->hdr, HDR_SIZE);
+	} else if (s->done < HDR_SIZE) {
 		n = HDR_SIZE - s->done < room ? HDR_SIZE - s->done : room;
 		memcpy(dst, s->hdr + s->done, n);
 	} else {

@@ -230,8 +230,10 @@ static const char *virtio_vsock_tx_error(const struct virtq_chain *chain,
 		return "transmit buffer with a device-writable part";
 	if (chain->readable < HDR_SIZE)
 		return "transmit buffer shorter than the header";
-	vsock_cursor_init(&c, chain, 0);
-	vsock_cursor_read(&c, hdr, HDR_SIZE);
+	if (!virtq_chain_head(chain, hdr, HDR_SIZE)) {
+		vsock_cursor_init(&c, chain, 0);
+		vsock_cursor_read(&c, hdr, HDR_SIZE);
+	}
 	*detail = hdr->len;
 	if (hdr->len > VIRTIO_VSOCK_PAYLOAD_MAX)
 		return "packet longer than 64 KiB";
@@ -367,8 +369,14 @@ enum vsock_delivery virtio_vsock_deliver(struct virtio_vsock *dev,
 		/* A message ends with its last piece only (virtio 1.2 §5.10.6.6). */
 		if (piece.len < left && hdr->type == VIRTIO_VSOCK_TYPE_SEQPACKET)
 			piece.flags &= ~marks;
-		vsock_cursor_init(&dst, &chain, 0);
-		cursor_write(&dst, &piece, HDR_SIZE);
+		if (chain.segment[0].len >= HDR_SIZE) {
+			/* The header whole in the first buffer: a copy of fixed size. */
+			memcpy(chain.segment[0].data, &piece, HDR_SIZE);
+			vsock_cursor_init(&dst, &chain, HDR_SIZE);
+		} else {
+			vsock_cursor_init(&dst, &chain, 0);
+			cursor_write(&dst, &piece, HDR_SIZE);
+		}
 		if (piece.len)
 			cursor_copy(&dst, src, piece.len);
 		virtq_push(vq, chain.head, HDR_SIZE + piece.len);

@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <linux/virtio_ring.h>
 
@@ -262,6 +263,29 @@ void virtq_break(struct virtq *vq, const char *reason, uint64_t detail);
 static inline bool virtq_is_broken(const struct virtq *vq)
 {
 	return vq->broken;
+}
+
+/**
+ * virtq_chain_head() - copy a chain's first bytes where its first segment holds them all.
+ * @chain: the chain
+ * @buf: destination
+ * @len: bytes to copy
+ *
+ * Drivers lay a header out in one segment; with @len a constant the copy is
+ * plain moves (docs/data-path.md "Copies"), and the caller walks the
+ * segments only where this returns false. The guest may rewrite the
+ * segment meanwhile: @buf is what to use.
+ *
+ * Return: whether it copied.
+ */
+static inline bool virtq_chain_head(const struct virtq_chain *chain, void *buf, uint32_t len)
+{
+	if (!chain->count || chain->segment[0].len < len)
+		return false;
+	memcpy(buf, chain->segment[0].data, len);
+	/* Use only this copy, whatever the guest writes next. */
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	return true;
 }
 
 #endif

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_copy.c - unit tests for hv/lib/copy.c: each copy and fill routine at
+ * test_copy.c - unit tests for hv/lib/copy.h: each copy and fill routine at
  * every source and destination alignment within a cache word and every
  * length from 0 to 4096, against a byte-loop reference, with guard bytes
  * on both sides that must stay untouched.

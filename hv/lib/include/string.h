@@ -16,4 +16,15 @@ int strcmp(const char *a, const char *b);
 int strncmp(const char *a, const char *b, size_t n);
 char *strchr(const char *s, int c);
 
+/*
+ * -ffreestanding takes these four from the compiler; the builtins give them
+ * back, so a size known at compile time becomes plain moves (a MAC, a
+ * descriptor, a header) and any other size calls the functions above
+ * (docs/data-path.md "Copies"). string.c defines them as (memcpy) and so on.
+ */
+#define memcpy(dst, src, n)	__builtin_memcpy(dst, src, n)
+#define memmove(dst, src, n)	__builtin_memmove(dst, src, n)
+#define memset(dst, c, n)	__builtin_memset(dst, c, n)
+#define memcmp(a, b, n)		__builtin_memcmp(a, b, n)
+
 #endif
