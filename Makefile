@@ -140,7 +140,16 @@ $(B)/bench/%.c.o: %.c | $(UAPI_STAMP)
 	@echo "  BENCHCC $<"
 	$(Q)$(HOSTCC) $(BENCH_CFLAGS) -c $< -o $@
 
-$(B)/bench/libhv.a: $(patsubst %,$(B)/bench/%.o,$(BENCH_HV))
+# The hypervisor's sources call its own copies (tools/dpbench/hv_copies.h).
+$(patsubst %,$(B)/bench/%.o,$(filter hv/%,$(BENCH_HV))): BENCH_CFLAGS += -include tools/dpbench/hv_copies.h
+
+$(B)/bench/hv_string.o: hv/lib/string.c | $(UAPI_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  BENCHCC $< (hv_ names)"
+	$(Q)$(HOSTCC) $(BENCH_CFLAGS) $(STRING_CFLAGS) -U_FORTIFY_SOURCE \
+		$(foreach f,$(STRING_NAMES),-D$(f)=hv_$(f)) -c $< -o $@
+
+$(B)/bench/libhv.a: $(patsubst %,$(B)/bench/%.o,$(BENCH_HV)) $(B)/bench/hv_string.o
 	$(Q)rm -f $@ && ar rcs $@ $^
 
 $(B)/dpbench: $(patsubst %,$(B)/bench/%.o,$(BENCH_TOOL)) $(B)/bench/libhv.a
