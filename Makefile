@@ -155,6 +155,10 @@ $(B)/bench/libhv.a: $(patsubst %,$(B)/bench/%.o,$(BENCH_HV)) $(B)/bench/hv_strin
 $(B)/dpbench: $(patsubst %,$(B)/bench/%.o,$(BENCH_TOOL)) $(B)/bench/libhv.a
 	$(HOSTCC) -pthread -o $@ $^
 
+# One hop at a time, for callgrind (tests/perf/hop_pass.c, docs/data-path.md "Profile").
+$(B)/hop_pass: $(B)/bench/tests/perf/hop_pass.c.o $(B)/bench/tools/dpbench/driver.c.o $(B)/bench/libhv.a
+	$(HOSTCC) -o $@ $^
+
 # Both sides, side by side with the ratio per size; root for DPDK's hugepages.
 # BENCH_HOST_ARGS: --sizes, --seconds, --runs (tools/bench-host).
 bench-host: $(B)/dpbench
@@ -180,7 +184,7 @@ CHECK_FUZZ_SECONDS ?= 20
 check: setup
 	FUZZ_SECONDS=$(CHECK_FUZZ_SECONDS) tools/check all
 
-check-unit: $(UNIT_BINS) $(B)/tools/sidecore $(B)/dpbench
+check-unit: $(UNIT_BINS) $(B)/tools/sidecore $(B)/dpbench $(B)/hop_pass
 	tools/check unit
 
 check-fuzz: $(FUZZ_BINS)
@@ -208,7 +212,7 @@ soak: $(B)/test-guests-soak.iso
 check-smp: $(B)/test-guests-smp.iso $(B)/test-guests-mq.iso $(B)/test-guests-lives.iso
 	tests/integration/bochs_guests.sh smp mq lives
 
-unit-bins: $(UNIT_BINS) $(B)/tools/sidecore $(B)/dpbench
+unit-bins: $(UNIT_BINS) $(B)/tools/sidecore $(B)/dpbench $(B)/hop_pass
 
 clean:
 	rm -rf $(B)
