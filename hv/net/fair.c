@@ -85,6 +85,27 @@ static unsigned int fair_enter(const struct net_fair_pass *pass, unsigned int so
 	return entered;
 }
 
+/*
+ * The pass of a lone source: its turns follow each other with no one to
+ * wait for, as the loop of net_fair_run() would take them, without its walk
+ * over the sources between turns.
+ */
+static unsigned int fair_alone(const struct net_fair_pass *pass, unsigned int i)
+{
+	unsigned int limit = fair_min(pass->budget, pass->total), moved = 0;
+
+	while (moved < limit) {
+		unsigned int want = fair_min(pass->quantum, limit - moved), n;
+		bool spent = false;
+
+		n = fair_turn(pass, i, want, &spent);
+		moved += n;
+		if (n < want || spent)
+			break;
+	}
+	return moved;
+}
+
 unsigned int net_fair_run(const struct net_fair_pass *pass, unsigned int *start,
 			  unsigned int *batches)
 {
@@ -101,6 +122,15 @@ unsigned int net_fair_run(const struct net_fair_pass *pass, unsigned int *start,
 	if (pass->meter)
 		fair_refill_spent(pass, sources);
 	live = fair_enter(pass, sources, left, moved_by);
+	if (live == 1) {
+		unsigned int w = 0;
+
+		while (!left[w])
+			w++;
+		moved = fair_alone(pass, w * 64 + (unsigned int)__builtin_ctzll(left[w]));
+		*batches = moved != 0;
+		live = 0;
+	}
 	while (live && moved < pass->total) {
 		for (unsigned int k = 0; k < sources && moved < pass->total; k++) {
 			unsigned int i = (first + k) % sources, want, n;
