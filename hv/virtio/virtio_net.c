@@ -342,7 +342,13 @@ static unsigned int virtio_net_poll_txq(struct virtio_net *dev, unsigned int ind
 	}
 	if (done && dev->tx_holdoff) {
 		pair->tx_held += done;
-		dev->vdev.port.dirty = true;
+		/*
+		 * Only the flush starts a deadline or finds half the queue
+		 * held; completions held under a running deadline wait for
+		 * it, or for a delivery, with no flush of their own.
+		 */
+		if (!pair->tx_waiting || pair->tx_held >= vq->size / 2)
+			dev->vdev.port.dirty = true;
 	} else if (done) {
 		virtq_publish(vq);
 		if (virtq_needs_interrupt(vq))
@@ -643,12 +649,23 @@ bool virtio_net_deliver(struct virtio_net *dev, const struct net_packet *pkt)
 			virtq_unpop(vq, 1);
 			return virtio_net_drop_rx(dev, vq, buffers, &dev->stats.rx_too_big);
 		}
+		/* The sender's pass pays for a receiver's tiny segments too. */
+		net_meter_charge(net_switch_meter(dev->sw, dev->port.sidecore), 0, chain.count);
+		if (buffers == 0 && chain.count == 1 && chain.segment[0].len >= s.total) {
+			/* One buffer takes it all, as Linux posts them: no stream to walk. */
+			num_buffers[0] = chain.segment[0].data + NUM_BUFFERS_OFFSET;
+			num_buffers[1] = num_buffers[0] + 1;
+			memcpy(chain.segment[0].data, &hdr, HDR_SIZE);
+			s.done = HDR_SIZE + (uint32_t)net_packet_read(pkt, 0, chain.segment[0].data +
+								      HDR_SIZE, pkt->len);
+			virtq_push(vq, chain.head, s.done);
+			buffers = 1;
+			break;
+		}
 		if (buffers == 0) {
 			num_buffers[0] = chain_byte(&chain, NUM_BUFFERS_OFFSET);
 			num_buffers[1] = chain_byte(&chain, NUM_BUFFERS_OFFSET + 1);
 		}
-		/* The sender's pass pays for a receiver's tiny segments too. */
-		net_meter_charge(net_switch_meter(dev->sw, dev->port.sidecore), 0, chain.count);
 		virtq_push(vq, chain.head, rx_fill_chain(&chain, &s));
 		buffers++;
 	}
