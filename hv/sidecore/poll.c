@@ -53,11 +53,37 @@ static void sidecore_ready(struct sidecore *sc, uint64_t *ready, bool *live)
 		ready[sc->port_count / 64] |= 1ull << (sc->port_count % 64);
 }
 
+/*
+ * Whether the pass has nothing to do: no source ready and every credit
+ * whole, so net_fair_run() would refill none and poll none. It would still
+ * move the first source on, and so does this.
+ */
+static bool sidecore_rests(struct sidecore *sc, const uint64_t *ready)
+{
+	unsigned int sources = sc->port_count + 1;
+
+	for (unsigned int w = 0; w * 64 < sources; w++) {
+		uint64_t all = sources - w * 64 < 64 ? (1ull << (sources - w * 64)) - 1 : ~0ull;
+
+		if (ready[w] || (sc->credit_full[w] & all) != all)
+			return false;
+	}
+	sc->next_source = (sc->next_source + 1) % sources;
+	return true;
+}
+
 unsigned int sidecore_poll_pass(struct sidecore *sc, bool *live, unsigned int *batches)
 {
 	struct sidecore_pass ctx = { sc, net_switch_now(sc->sw, sc->index) };
 	uint64_t ready[NET_FAIR_WORDS] = { 0 };
-	struct net_fair_pass pass = {
+	struct net_fair_pass pass;
+
+	sidecore_ready(sc, ready, live);
+	if (sidecore_rests(sc, ready)) {
+		*batches = 0;
+		return 0;
+	}
+	pass = (struct net_fair_pass){
 		.sources = sc->port_count + 1,
 		.quantum = SIDECORE_QUANTUM,
 		.budget = SIDECORE_BATCH,
@@ -70,8 +96,6 @@ unsigned int sidecore_poll_pass(struct sidecore *sc, bool *live, unsigned int *b
 		.share = { SIDECORE_BYTES, SIDECORE_SEGMENTS },
 		.ready = ready,
 	};
-
-	sidecore_ready(sc, ready, live);
 	return net_fair_run(&pass, &sc->next_source, batches);
 }
 
@@ -85,18 +109,40 @@ void sidecore_flush_ports(struct sidecore *sc, uint64_t now)
 	}
 }
 
+/* A pass that moved packets, each of which it published pass ticks after it began. */
+static void sidecore_hop_note(struct sidecore_hop *hop, unsigned int packets, uint64_t pass,
+			      uint64_t interval)
+{
+	hop->packets += packets;
+	hop->pass_sum += pass * packets;
+	hop->interval_sum += interval * packets;
+	if (pass > hop->pass_max)
+		hop->pass_max = pass;
+	if (interval > hop->interval_max)
+		hop->interval_max = interval;
+}
+
 unsigned int sidecore_poll(struct sidecore *sc, bool *live)
 {
-	uint64_t start = rdtsc();
+	uint64_t start = rdtsc(), end;
+	uint64_t interval = sc->pass_start ? start - sc->pass_start : 0;
 	unsigned int moved, batches;
 
 	spin_lock(&sc->lock);
 	net_switch_set_now(sc->sw, sc->index, start);
 	moved = sidecore_poll_pass(sc, live, &batches);
-	sidecore_flush_ports(sc, rdtsc());
+	/*
+	 * Deadlines are judged at the pass's start: one a pass's work crossed
+	 * waits for the next pass, and the flush reads no clock of its own.
+	 */
+	sidecore_flush_ports(sc, start);
 	spin_unlock(&sc->lock);
-	if (moved)
-		sc->busy_tsc += rdtsc() - start;
+	sc->pass_start = start;
+	if (moved) {
+		end = rdtsc();
+		sc->busy_tsc += end - start;
+		sidecore_hop_note(&sc->hop, moved, end - start, interval);
+	}
 	net_switch_account_poll(sc->sw, sc->index, batches, moved);
 	return moved;
 }

@@ -195,10 +195,12 @@ void sidecore_print_counters(void)
 {
 	for (unsigned int i = 0; i < sidecore_count; i++) {
 		const struct net_sidecore_stats *s = &net_switch.sidecore[i];
+		const struct sidecore_hop *hop = &sidecores[i].hop;
 
-		printk("counters: sidecore %u cpu %u busy_polls %lu idle_polls %lu batches %lu packets %lu busy_tsc %lu\n",
+		printk("counters: sidecore %u cpu %u busy_polls %lu idle_polls %lu batches %lu packets %lu busy_tsc %lu hop_packets %lu hop_tsc %lu hop_max %lu interval_tsc %lu interval_max %lu\n",
 		       i, sidecores[i].cpu, s->busy_polls, s->idle_polls, s->batches, s->packets,
-		       sidecores[i].busy_tsc);
+		       sidecores[i].busy_tsc, hop->packets, hop->pass_sum, hop->pass_max,
+		       hop->interval_sum, hop->interval_max);
 	}
 	for (unsigned int i = 0; i < sidecore_count; i++)
 		sidecore_print_profile(&sidecores[i]);

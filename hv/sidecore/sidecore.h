@@ -42,6 +42,19 @@ _Static_assert(2 * NET_PACKET_MAX_SEGMENTS <= SIDECORE_SEGMENTS,
 
 struct profile;
 
+/*
+ * The hop latency of passes that moved packets (docs/data-path.md, "Hop
+ * latency"), each figure counted once per packet the pass moved: a packet
+ * the pass saw was published (its used index and interrupt) pass TSC
+ * ticks after the pass began, and had waited since the previous pass's
+ * look, about half of interval on average.
+ */
+struct sidecore_hop {
+	uint64_t packets;
+	uint64_t pass_sum, pass_max;		/* the pass's start to the end of its flush */
+	uint64_t interval_sum, interval_max;	/* the previous pass's start to this one's */
+};
+
 struct sidecore {
 	unsigned int index;		/* the switch's sidecore number */
 	unsigned int cpu;
@@ -58,6 +71,8 @@ struct sidecore {
 	struct net_meter credit[SIDECORE_MAX_PORTS + 1];	/* per pass source (net/fair.h) */
 	uint64_t credit_full[NET_FAIR_WORDS];	/* the sources whose credit is whole */
 	uint64_t busy_tsc;		/* TSC ticks in passes that moved packets */
+	uint64_t pass_start;		/* the TSC the latest pass began at, 0 before the first */
+	struct sidecore_hop hop;
 	struct profile *profile;	/* on the sidecore's node; NULL if none was free */
 };
 
@@ -142,8 +157,10 @@ void sidecore_flush_ports(struct sidecore *sc, uint64_t now);
  * @live: set when a port was live
  *
  * Hands the switch the TSC, runs sidecore_poll_pass() and
- * sidecore_flush_ports(), adds the pass's TSC ticks to @sc->busy_tsc when
- * it moved packets and counts it in the switch's sidecore statistics.
+ * sidecore_flush_ports() at that TSC, adds the pass's TSC ticks to
+ * @sc->busy_tsc and @sc->hop when it moved packets and counts it in the
+ * switch's sidecore statistics. One more TSC read ends a pass that moved
+ * packets; an idle pass reads the TSC once.
  *
  * Return: packets moved.
  */
