@@ -11,7 +11,11 @@ Per run: the netperf or vsockbench figure, VM exits and interrupts per
 transaction (per MB, 10^6 bytes, for the streams: UNIT other than
 trans/s) summed over both guests, doorbell (kick) writes,
 and how busy the sidecores were: their share of TSC time in poll passes
-that moved packets. Then, per run, the functions the sidecores' sampled
+that moved packets, and the hop (docs/data-path.md, "Hop latency"): per
+packet a pass moved, the TSC from the pass's start to its flush's end
+(seen -> published) and half the time since the pass before began
+(published -> seen, the mean wait of a packet published between two
+looks); under Bochs with `clock: sync=none` both are instructions. Then, per run, the functions the sidecores' sampled
 profile found most often, named from the hypervisor's ELF symbols. A run
 the guest reported as failed ("bench: TEST SIZE failed") gets a row that
 says so.
@@ -40,17 +44,21 @@ GUEST = re.compile(r'^counters: guest (\S+) vcpu (\d+) state \S+ exits (\d+) irq
 PROFILE_HZ = re.compile(r'^counters: profile sidecore \d+ hz (\d+) ')
 PROFILE = re.compile(r'^counters: profile sidecore (\d+) buckets((?: [0-9a-f]+:\d+)+)$')
 SIDECORE = re.compile(r'^counters: sidecore (\d+) cpu \d+ busy_polls (\d+) idle_polls (\d+) '
-                      r'batches \d+ packets \d+ busy_tsc (\d+)')
+                      r'batches \d+ packets \d+ busy_tsc (\d+)'
+                      r'(?: hop_packets (\d+) hop_tsc (\d+) hop_max \d+ '
+                      r'interval_tsc (\d+) interval_max \d+)?')
 
 
 def snapshots(lines):
-    """{tag: {'tsc': T, 'guest': {(name, vcpu): dict}, 'sidecore': {index: busy_tsc}}}"""
+    """{tag: {'tsc': T, 'guest': {(name, vcpu): dict}, 'sidecore': {index: busy_tsc},
+    'hop': {index: (packets, hop_tsc, interval_tsc)}}}"""
     shots, current = {}, None
     for line in lines:
         m = re.match(r'^counters: begin tag (\d+) tsc (\d+)$', line)
         if m:
             current = shots.setdefault(int(m.group(1)), {'tsc': int(m.group(2)), 'guest': {},
-                                                         'sidecore': {}, 'profile': {}})
+                                                         'sidecore': {}, 'profile': {},
+                                                         'hop': {}})
             continue
         if re.match(r'^counters: end tag \d+$', line):
             current = None
@@ -65,6 +73,8 @@ def snapshots(lines):
         m = SIDECORE.match(line)
         if m:
             current['sidecore'][int(m.group(1))] = int(m.group(4))
+            if m.group(5):
+                current['hop'][int(m.group(1))] = tuple(int(m.group(i)) for i in (5, 6, 7))
         m = PROFILE.match(line)
         if m:
             for pair in m.group(2).split():
@@ -122,6 +132,15 @@ PHASES = {'quiet': 'quiet', 'flood1552': 'beside a port 1552 flood',
           'gsoflood': 'beside a broadcast 64 KiB GSO flood'}
 
 
+def hop(before, after):
+    """Mean TSC per packet moved: (seen -> published, published -> seen), or None."""
+    sums = [sum(after['hop'][s][i] - before['hop'].get(s, (0, 0, 0))[i] for s in after['hop'])
+            for i in range(3)]
+    if sums[0] <= 0:
+        return None
+    return sums[1] / sums[0], sums[2] / sums[0] / 2
+
+
 def delta(before, after, key, only=None):
     return sum(after['guest'][g][key] - before['guest'][g][key] for g in after['guest']
                if not only or g[0] in only)
@@ -149,8 +168,8 @@ def main():
     ap.add_argument('--guests', default='',
                     help='NAME,... the guests whose exits and interrupts count (default all)')
     ap.add_argument('--csv', action='store_true',
-                    help='print test,size,result,exits,irqs,doorbells,busy,top function '
-                         'and write nothing')
+                    help='print test,size,result,exits,irqs,doorbells,busy,top function,'
+                         'hop seen -> published,hop published -> seen and write nothing')
     a = ap.parse_args()
 
     lines = [l.rstrip('\r\n') for l in open(a.log, errors='replace')]
@@ -166,7 +185,7 @@ def main():
             name = test_name(m.group(1), m.group(3), names)
             if m.group(4):
                 name += ', ' + PHASES.get(m.group(4), m.group(4))
-            rows.append((name, m.group(2), 'failed', '-', '-', '-', '-'))
+            rows.append((name, m.group(2), 'failed', '-', '-', '-', '-', '-'))
             continue
         m = BENCH.match(line)
         if not m:
@@ -207,10 +226,12 @@ def main():
         exits = delta(before, after, 'exits', only)
         irqs = delta(before, after, 'irqs', only)
         samples, where, top = profile(before, after, syms)
+        hops = hop(before, after)
         if a.csv:
             print(f'{test},{size},{result},{exits / units if units else 0:.3f},'
                   f'{irqs / units if units else 0:.3f},'
-                  f'{delta(before, after, "doorbells", only)},{busy:.1f},{top or "-"}')
+                  f'{delta(before, after, "doorbells", only)},{busy:.1f},{top or "-"},'
+                  + (f'{hops[0]:.0f},{hops[1]:.0f}' if hops else '-,-'))
         name = test_name(test, cid, names)
         if phase:
             name += ', ' + PHASES.get(phase, phase)
@@ -220,7 +241,8 @@ def main():
                f'{exits / units:.2f} / {per}' if units else '-',
                f'{irqs / units:.2f}' if units else '-',
                str(delta(before, after, 'doorbells', only)),
-               f'{busy:.1f}%')
+               f'{busy:.1f}%',
+               f'{hops[0]:,.0f} -> {hops[1]:,.0f}' if hops else '-')
         if a.neighbour:
             base = quiet.get((test, size))
             row += (f'{result / base:.3f}' if base else '-',)
@@ -242,7 +264,8 @@ def main():
                '`clock: sync=none`: time is instruction count).', '']
     if a.note:
         section += [a.note, '']
-    columns = ['test', 'size', 'result', 'exits', 'interrupts', 'doorbells', 'sidecore busy']
+    columns = ['test', 'size', 'result', 'exits', 'interrupts', 'doorbells', 'sidecore busy',
+               'hop: seen -> published, published -> seen']
     if a.neighbour:
         columns.append('ratio to quiet')
     # A failed run's row has no ratio.
