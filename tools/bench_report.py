@@ -242,7 +242,7 @@ def main():
                f'{irqs / units:.2f}' if units else '-',
                str(delta(before, after, 'doorbells', only)),
                f'{busy:.1f}%',
-               f'{hops[0]:,.0f} -> {hops[1]:,.0f}' if hops else '-')
+               f'{hops[0]:,.0f} / {hops[1]:,.0f}' if hops else '-')
         if a.neighbour:
             base = quiet.get((test, size))
             row += (f'{result / base:.3f}' if base else '-',)
@@ -265,7 +265,7 @@ def main():
     if a.note:
         section += [a.note, '']
     columns = ['test', 'size', 'result', 'exits', 'interrupts', 'doorbells', 'sidecore busy',
-               'hop: seen -> published, published -> seen']
+               'hop: seen -> published / published -> seen']
     if a.neighbour:
         columns.append('ratio to quiet')
     # A failed run's row has no ratio.

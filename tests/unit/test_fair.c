@@ -5,7 +5,8 @@
  * at its total, the first source rotates, and a flooding port shares a
  * receiver evenly with a quiet one, only sources marked ready take turns;
  * with a meter, the bytes and segments a
- * source's packets cost end its turn, and a debt skips its next passes.
+ * source's packets cost end its turn, and a debt skips its next passes;
+ * a lone ready source takes the same turns.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -352,6 +353,48 @@ static void test_nothing_ready_polls_nobody(void **state)
 	assert_int_equal(meter.bytes, NET_METER_UNLIMITED.bytes);
 }
 
+/*
+ * A lone ready source takes the turns it would take among others: a
+ * quantum each up to its budget, none after its credit is spent, and a
+ * turn short of its quantum ends its pass.
+ */
+static void test_lone_source_takes_its_turns(void **state)
+{
+	struct fake f = { .pending = { 0, 0, 100, 0 }, .bytes = { 0, 0, 10, 0 },
+			  .segments = { 1, 1, 1, 1 } };
+	const uint64_t ready[NET_FAIR_WORDS] = { 1u << 2 };
+	struct net_meter meter = NET_METER_UNLIMITED, credit[SOURCES] = { { 0, 0 } };
+	struct net_fair_pass pass = metered_pass_of(&f, SOURCES, &meter, credit, 100000, 1024);
+	const unsigned int whole[][2] = { { 2, 8 }, { 2, 8 }, { 2, 8 }, { 2, 8 } };
+	const unsigned int spent[][2] = { { 2, 8 }, { 2, 8 } };
+	unsigned int start = 3, batches;
+
+	(void)state;
+	pass.ready = ready;
+	assert_int_equal(net_fair_run(&pass, &start, &batches), 32);
+	assert_calls(&f, whole, 4);
+	assert_int_equal(batches, 1);
+	assert_int_equal(start, 0);
+	/* 150 bytes of credit a pass: the turn that spends it is the last. */
+	f.calls = 0;
+	f.bytes[2] = 10;
+	pass.share = (struct net_meter){ 150, 1024 };
+	credit[2] = (struct net_meter){ 0, 0 };
+	f.full[0] = 0;
+	assert_int_equal(net_fair_run(&pass, &start, &batches), 15);
+	assert_calls(&f, spent, 2);
+	assert_int_equal(credit[2].bytes, 0);
+	/* Dry after 5: one short turn. */
+	f.calls = 0;
+	f.pending[2] = 5;
+	credit[2] = (struct net_meter){ 150, 1024 };
+	pass.share = (struct net_meter){ 100000, 1024 };
+	assert_int_equal(net_fair_run(&pass, &start, &batches), 5);
+	assert_int_equal(f.calls, 1);
+	assert_int_equal(batches, 1);
+	assert_int_equal(meter.bytes, NET_METER_UNLIMITED.bytes);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -368,6 +411,7 @@ int main(void)
 		cmocka_unit_test(test_refills_only_what_was_spent),
 		cmocka_unit_test(test_only_ready_sources_take_turns),
 		cmocka_unit_test(test_nothing_ready_polls_nobody),
+		cmocka_unit_test(test_lone_source_takes_its_turns),
 	};
 
 	return cmocka_run_group_tests_name("fair poll pass", tests, NULL, NULL);

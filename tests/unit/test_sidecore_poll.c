@@ -5,7 +5,10 @@
  * and those whose watched word moved, each up to its batch in turns of a
  * quantum; dirty ports, and those whose deadline is due, are flushed after a pass, the first port rotates,
  * a sidecore takes no more ports than it can serve, and a port whose
- * packets cost more than its bytes of a pass waits while the others go on.
+ * packets cost more than its bytes of a pass waits while the others go on;
+ * a pass with nothing ready still refills a spent credit and moves the
+ * first port on, and sidecore_poll() counts the hop of passes that moved
+ * packets.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -37,6 +40,8 @@ struct fake_port {
 static unsigned int call_port[CALLS_MAX], call_budget[CALLS_MAX], calls;
 /* The sidecore's meter, which the ports' copies are charged to. */
 static struct net_meter *meter;
+/* The switch whose clock the pass hands each poll. */
+static struct net_switch *clock_sw;
 
 /* The driver queues n packets: its watched word moves. */
 static void fake_queue(struct fake_port *f, unsigned int n)
@@ -55,7 +60,7 @@ static unsigned int fake_poll(struct sidecore_port *port, unsigned int budget, u
 	unsigned int n = 0;
 
 	assert_true(port->live);
-	assert_int_equal(now, 777);
+	assert_int_equal(now, net_switch_now(clock_sw, 0));
 	f->polls++;
 	if (calls < CALLS_MAX) {
 		call_port[calls] = f->id;
@@ -114,6 +119,7 @@ static void world_init(struct world *w)
 	}
 	calls = 0;
 	meter = net_switch_meter(&w->sw, 0);
+	clock_sw = &w->sw;
 	net_switch_set_now(&w->sw, 0, 777);
 }
 
@@ -364,6 +370,70 @@ static void test_costly_port_waits_its_turn(void **state)
 	assert_int_equal(fake_pending(&w.port[0]), 98);
 }
 
+/*
+ * Nothing ready: no port is polled, yet a credit spent in the pass before
+ * is refilled, and the first port moves on in every pass, as in one that
+ * polls.
+ */
+static void test_idle_pass_refills_and_rotates(void **state)
+{
+	struct world w;
+
+	(void)state;
+	world_init_live(&w);
+	w.port[0].bytes = 1000;
+	fake_queue(&w.port[0], 1);
+	assert_int_equal(run_pass(&w), 1);
+	assert_int_equal(w.sc.credit[0].bytes, SIDECORE_BYTES - 1000);
+	assert_int_equal(w.sc.next_source, 1);
+	calls = 0;
+	assert_int_equal(run_pass(&w), 0);
+	assert_int_equal(w.sc.credit[0].bytes, SIDECORE_BYTES);
+	assert_int_equal(w.sc.next_source, 2);
+	for (unsigned int p = 0; p < PORTS + 1; p++)
+		assert_int_equal(run_pass(&w), 0);
+	assert_int_equal(w.sc.next_source, 2);
+	assert_int_equal(calls, 0);
+	assert_int_equal(w.sc.credit[0].bytes, SIDECORE_BYTES);
+}
+
+/*
+ * sidecore_poll(): a pass that moved packets counts each in the hop, with
+ * its time from the pass's start and from the start of the pass before;
+ * an idle pass counts nothing. The flush runs at the pass's start.
+ */
+static void test_hop_counts_busy_passes(void **state)
+{
+	struct world w;
+	bool live = false;
+	uint64_t first;
+
+	(void)state;
+	world_init_live(&w);
+	fake_queue(&w.port[0], 2);
+	assert_int_equal(sidecore_poll(&w.sc, &live), 2);
+	first = w.sc.busy_tsc;
+	assert_int_equal(w.sc.hop.packets, 2);
+	assert_int_equal(w.sc.hop.pass_sum, 2 * w.sc.hop.pass_max);
+	assert_int_equal(w.sc.hop.pass_sum, 2 * w.sc.busy_tsc);
+	/* The first pass has none before it. */
+	assert_int_equal(w.sc.hop.interval_sum, 0);
+	assert_int_equal(w.port[0].flushed_at, w.sc.pass_start);
+	assert_int_equal(sidecore_poll(&w.sc, &live), 0);
+	assert_int_equal(w.sc.hop.packets, 2);
+	fake_queue(&w.port[1], 1);
+	assert_int_equal(sidecore_poll(&w.sc, &live), 1);
+	assert_int_equal(w.sc.hop.packets, 3);
+	assert_true(w.sc.hop.interval_max > 0);
+	assert_int_equal(w.sc.hop.interval_sum, w.sc.hop.interval_max);
+	/* Each packet counts its own pass's time. */
+	assert_int_equal(w.sc.hop.pass_sum, 2 * first + (w.sc.busy_tsc - first));
+	assert_true(w.sc.hop.pass_max >= w.sc.busy_tsc - first);
+	assert_int_equal(w.port[1].flushed_at, w.sc.pass_start);
+	assert_int_equal(w.sw.sidecore[0].busy_polls, 2);
+	assert_int_equal(w.sw.sidecore[0].idle_polls, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -380,6 +450,8 @@ int main(void)
 		cmocka_unit_test(test_watch_wraps),
 		cmocka_unit_test(test_attach_stops_at_the_limit),
 		cmocka_unit_test(test_costly_port_waits_its_turn),
+		cmocka_unit_test(test_idle_pass_refills_and_rotates),
+		cmocka_unit_test(test_hop_counts_busy_passes),
 	};
 
 	return cmocka_run_group_tests_name("sidecore poll pass", tests, NULL, NULL);

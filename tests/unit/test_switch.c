@@ -238,6 +238,12 @@ static void test_packet_snapshot(void **state)
 	for (unsigned int i = 0; i < ETH_HLEN; i++)
 		assert_int_equal(out[i], i);
 	assert_int_equal(out[ETH_HLEN], 0xee);
+	/* Fewer bytes than the frame: as many as asked, the header still the snapshot's. */
+	memset(out, 0, sizeof(out));
+	assert_int_equal(net_packet_read(&pkt, 0, out, ETH_HLEN + 2), ETH_HLEN + 2);
+	assert_int_equal(out[ETH_HLEN - 1], ETH_HLEN - 1);
+	assert_int_equal(out[ETH_HLEN + 1], 0xee);
+	assert_int_equal(out[ETH_HLEN + 2], 0);
 
 	pkt.len = pkt.segment[0].len = ETH_HLEN - 1;	/* no whole header */
 	assert_false(net_packet_snapshot(&pkt));

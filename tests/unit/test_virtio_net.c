@@ -403,6 +403,26 @@ static void test_unicast_mergeable(void **state)
 	assert_int_equal(b->dev.port.stats.rx_bytes, 1400);
 }
 
+/* A frame that fits the first buffer is copied whole into it, header first. */
+static void test_unicast_one_buffer(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *b = w->g[B];
+	struct virtio_net_hdr_v1 hdr;
+
+	configure_all(w, MERGEABLE);
+	post_rx_buffers(b, 8, 2048);
+	guest_send(w, a, b->mac, 1400);
+	assert_int_equal(virtio_net_poll_tx(&a->dev, 32), 1);
+	virtio_net_flush(&b->dev, 0);
+	assert_int_equal(vring_driver_used_idx(&b->rx), 1);
+	assert_int_equal(b->rx.used->ring[0].len, HDR + 1400);
+	assert_int_equal(guest_receive(w, b, &hdr), 1400);
+	assert_int_equal(hdr.num_buffers, 1);
+	assert_memory_equal(w->received, w->frame, 1400);
+	assert_int_equal(b->dev.port.stats.rx_bytes, 1400);
+}
+
 /* The header may share a descriptor, have one alone, or straddle two (§2.6.4). */
 static void test_tx_descriptor_layouts(void **state)
 {
@@ -962,6 +982,37 @@ static void test_tx_holdoff_half_queue(void **state)
 	assert_int_equal(a->interrupts[VIRTIO_NET_TX_QUEUE], 1);
 }
 
+/*
+ * Completions held while a deadline runs leave the port clean: they wait
+ * for that deadline, with no flush of their own in between, and are
+ * published with the first ones. The next after it starts a deadline again.
+ */
+static void test_tx_holdoff_held_under_deadline(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *b = w->g[B];
+	struct sidecore_port *pa = &a->dev.vdev.port;
+
+	configure_all(w, ALL);
+	a->dev.tx_holdoff = HOLDOFF;
+	post_rx_buffers(b, 8, 2048);
+	guest_send(w, a, b->mac, 64);
+	virtio_net_poll_tx(&a->dev, 32);
+	assert_true(pa->dirty);
+	virtio_net_flush(&a->dev, 1000);
+	assert_int_equal(pa->deadline, 1000 + HOLDOFF);
+	guest_send(w, a, b->mac, 64);
+	virtio_net_poll_tx(&a->dev, 32);
+	assert_false(pa->dirty);
+	assert_int_equal(pa->deadline, 1000 + HOLDOFF);
+	virtio_net_flush(&a->dev, 1000 + HOLDOFF);
+	assert_int_equal(vring_driver_used_idx(&a->tx), 2);
+	assert_int_equal(pa->deadline, 0);
+	guest_send(w, a, b->mac, 64);
+	virtio_net_poll_tx(&a->dev, 32);
+	assert_true(pa->dirty);
+}
+
 /* A reset forgets held completions: the new rings start empty. */
 static void test_tx_holdoff_reset(void **state)
 {
@@ -1234,6 +1285,7 @@ int main(void)
 	};
 	const struct CMUnitTest forwarding[] = {
 		T(test_unicast_mergeable),
+		T(test_unicast_one_buffer),
 		T(test_tx_descriptor_layouts),
 		T(test_gso_64k_untouched),
 		T(test_offloads_not_accepted),
@@ -1253,6 +1305,7 @@ int main(void)
 		T(test_tx_holdoff_deadline),
 		T(test_tx_holdoff_rides_on_receive),
 		T(test_tx_holdoff_half_queue),
+		T(test_tx_holdoff_held_under_deadline),
 		T(test_tx_holdoff_reset),
 		T(test_port_hint),
 		T(test_port_watch_late_queue),
