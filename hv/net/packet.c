@@ -63,6 +63,12 @@ size_t net_packet_read(const struct net_packet *pkt, uint32_t offset, void *buf,
 
 	if (offset == 0 && head == ETH_HLEN && len >= ETH_HLEN) {
 		memcpy(out, pkt->eth, ETH_HLEN);
+		/* A frame in one segment, as a guest sends a small one: no walk. */
+		if (pkt->count == 1 && pkt->segment[0].len >= ETH_HLEN) {
+			done = pkt->segment[0].len < len ? pkt->segment[0].len : len;
+			memcpy(out + ETH_HLEN, pkt->segment[0].data + ETH_HLEN, done - ETH_HLEN);
+			return done;
+		}
 		done = ETH_HLEN;
 		offset = head;
 	} else if (offset < head) {
