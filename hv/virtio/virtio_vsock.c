@@ -171,6 +171,7 @@ static const char *virtio_vsock_init(struct virtio_dev *vdev,
 	dev->snapshot = params->snapshot;
 	dev->cid = params->cid;
 	dev->stall_timeout = params->stall_timeout;
+	dev->tx_holdoff = params->stall_timeout / VIRTIO_VSOCK_STALL_MS * VIRTIO_VSOCK_TX_HOLDOFF_MS;
 	dev->counters_interval = params->counters_interval;
 	/* Kept through resets: a driver that resets its device starts no fuller. */
 	dev->requests_bounded = params->request_interval != 0;
@@ -205,7 +206,8 @@ static void virtio_vsock_reset(struct virtio_dev *vdev)
 
 	dev->rx_unpublished = false;
 	dev->rx_wanted = false;
-	dev->tx_unpublished = false;
+	dev->tx_held = 0;
+	dev->tx_waiting = false;
 	dev->parked_count = 0;
 	dev->request_held = false;
 	memset(dev->reset, 0, sizeof(dev->reset));
@@ -669,7 +671,7 @@ static void vsock_blocked_add(struct virtio_vsock *dev, struct vsock_blocked *b,
 static void virtio_vsock_complete(struct virtio_vsock *dev, uint16_t head)
 {
 	virtq_push(&dev->queue[VIRTIO_VSOCK_TX_QUEUE], head, 0);
-	dev->tx_unpublished = true;
+	dev->tx_held++;
 	dev->vdev.port.dirty = true;
 }
 
@@ -850,17 +852,36 @@ unsigned int virtio_vsock_poll_tx(struct virtio_vsock *dev, unsigned int budget)
 	return done;
 }
 
+/*
+ * Held, transmit completions cost Linux's driver one interrupt and one run
+ * of its transmit worker per batch rather than per packet; nothing else of
+ * the guest waits for them (its credit comes in the peer's headers). Unlike
+ * virtio-net's they do not ride along with a receive: Linux's vsock receive
+ * work does not reclaim transmit buffers, so they would wait for the
+ * transmitq's interrupt all the same.
+ */
+static void virtio_vsock_flush_tx(struct virtio_vsock *dev, uint64_t now)
+{
+	struct virtq *tx = &dev->queue[VIRTIO_VSOCK_TX_QUEUE];
+
+	if (dev->tx_held && !dev->tx_waiting) {
+		dev->tx_waiting = true;
+		dev->tx_deadline = now + dev->tx_holdoff;
+	}
+	if (!dev->tx_waiting || (now < dev->tx_deadline && dev->tx_held < tx->size / 2))
+		return;
+	dev->tx_held = 0;
+	dev->tx_waiting = false;
+	virtq_publish(tx);
+	if (virtq_needs_interrupt(tx))
+		dev->vdev.interrupt(&dev->vdev, VIRTIO_VSOCK_TX_QUEUE);
+}
+
 void virtio_vsock_flush(struct virtio_vsock *dev, uint64_t now)
 {
 	struct virtq *rx = &dev->queue[VIRTIO_VSOCK_RX_QUEUE];
-	struct virtq *tx = &dev->queue[VIRTIO_VSOCK_TX_QUEUE];
 
-	if (dev->tx_unpublished) {
-		dev->tx_unpublished = false;
-		virtq_publish(tx);
-		if (virtq_needs_interrupt(tx))
-			dev->vdev.interrupt(&dev->vdev, VIRTIO_VSOCK_TX_QUEUE);
-	}
+	virtio_vsock_flush_tx(dev, now);
 	if (dev->rx_unpublished) {
 		dev->rx_unpublished = false;
 		virtq_publish(rx);
@@ -869,6 +890,8 @@ void virtio_vsock_flush(struct virtio_vsock *dev, uint64_t now)
 	}
 	dev->now = now;
 	dev->vdev.port.dirty = false;
+	/* Held completions wait for their deadline, or for a pass that moves more. */
+	dev->vdev.port.deadline = dev->tx_waiting ? dev->tx_deadline : 0;
 }
 
 /* The pass's clock, for what this poll parks or rate-limits. */

@@ -97,6 +97,15 @@
  */
 #define VIRTIO_VSOCK_STALL_MS		500
 /*
+ * How long a transmit completion may be held back (docs/data-path.md,
+ * "Completion moderation"): Linux's driver reclaims its transmit buffers
+ * only in answer to the transmitq's interrupt, so one per pass costs the
+ * guest an interrupt and a worker's run per packet. The params carry no
+ * clock of their own for it: it is stall_timeout's, a millisecond being
+ * stall_timeout / VIRTIO_VSOCK_STALL_MS.
+ */
+#define VIRTIO_VSOCK_TX_HOLDOFF_MS	1
+/*
  * Entries of each queue. Linux keeps its receiveq full of 4 KiB buffers,
  * so that a 64 KiB packet, cut into 16 of them, always finds room while
  * the guest keeps up.
@@ -229,7 +238,10 @@ struct virtio_vsock {
 	uint64_t cid;
 	bool rx_unpublished;	/* receive entries pushed but not yet published */
 	bool rx_wanted;		/* another's packet waits for its buffers: RSTs give way */
-	bool tx_unpublished;	/* transmit entries pushed but not yet published */
+	uint16_t tx_held;	/* transmit entries pushed but not yet published */
+	bool tx_waiting;	/* ... since the flush that set tx_deadline */
+	uint64_t tx_deadline;	/* the clock at which they are published */
+	uint64_t tx_holdoff;	/* clock units a transmit completion may be held; 0: none */
 	uint64_t now;		/* the clock at the last flush */
 	uint64_t stall_timeout;	/* clock units a head packet may wait */
 	struct virtio_vsock_parked parked[VIRTIO_VSOCK_PARKED_MAX];	/* in the order taken */
@@ -344,9 +356,11 @@ unsigned int virtio_vsock_poll_tx(struct virtio_vsock *dev, unsigned int budget)
  * @dev: the device
  * @now: the caller's clock, in the units of the params' stall_timeout
  *
- * Publishes the transmit completions and the received packets of the pass,
- * and raises each queue's interrupt where the driver asked for one. The
- * next pass times its stalls by @now.
+ * Publishes the received packets of the pass and raises the receiveq's
+ * interrupt where the driver asked for one. Transmit completions are held
+ * until half the transmitq is held or the oldest has waited tx_holdoff
+ * (the port's deadline says when); only then are they published and the
+ * transmitq's interrupt considered. The next pass times its stalls by @now.
  */
 void virtio_vsock_flush(struct virtio_vsock *dev, uint64_t now);
 

@@ -149,6 +149,23 @@ static enum vsock_delivery host_echo(struct virtio_vsock *dev,
 	return VSOCK_DELIVERED;
 }
 
+/*
+ * Like Linux's receiver (virtio_transport_common's dequeue), a service
+ * tells the sender its credit once the free space it last told is down to
+ * one largest packet, so a sender writing 64 KiB at a time never waits for
+ * it; with less than twice that granted, once half is gone. A
+ * CREDIT_UPDATE costs the guest a receive interrupt: discard's 256 KiB
+ * then cost one per 192 KiB, not per 128.
+ */
+static bool host_credit_due(const struct virtio_vsock_host_conn *conn)
+{
+	uint32_t buf_alloc = host_buf_alloc(conn);
+	uint32_t low = buf_alloc / 2 < VIRTIO_VSOCK_PAYLOAD_MAX ? buf_alloc / 2
+								 : VIRTIO_VSOCK_PAYLOAD_MAX;
+
+	return conn->fwd_cnt - conn->fwd_told >= buf_alloc - low;
+}
+
 /* Sends what conn owes, in order; stops at the first packet that does not fit. */
 static enum vsock_delivery host_conn_poll(struct virtio_vsock *dev,
 					  struct virtio_vsock_host_conn *conn)
@@ -164,8 +181,7 @@ static enum vsock_delivery host_conn_poll(struct virtio_vsock *dev,
 	result = host_echo(dev, conn);
 	if (result != VSOCK_DELIVERED)
 		return result;
-	/* Like Linux's receiver: tell the sender once half its credit came back unannounced. */
-	if (conn->fwd_cnt - conn->fwd_told >= host_buf_alloc(conn) / 2)
+	if (host_credit_due(conn))
 		conn->owed |= VSOCK_OWE_CREDIT;
 	if (conn->owed & VSOCK_OWE_CREDIT) {
 		result = host_send_control(dev, conn, VIRTIO_VSOCK_OP_CREDIT_UPDATE, 0);

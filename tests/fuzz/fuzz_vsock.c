@@ -11,7 +11,8 @@
  *            bit 7: INDIRECT_DESC
  *   byte 1   bits 3:0: poll passes to run (1 to 16); bit 4: B is served
  *            under another sidecore's lock than A; bit 5: that lock is
- *            taken by someone else on every other pass
+ *            taken by someone else on every other pass; bit 6: both
+ *            devices hold their transmit completions (TX_HOLDOFF)
  *   2-25     guest-physical descriptor table, available and used ring of
  *            A's transmitq, A's receiveq, B's transmitq and B's receiveq
  *            (16-bit little-endian each)
@@ -35,6 +36,7 @@
 
 #define HEADER_BYTES	26
 #define STALL_TIMEOUT	4	/* clock units; each pass advances the clock by 3 */
+#define TX_HOLDOFF	5	/* when held, completions wait out two passes */
 
 static uint16_t le16(const uint8_t *p)
 {
@@ -134,6 +136,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			features |= 1ull << VIRTIO_RING_F_INDIRECT_DESC;
 		CHECK(!virtio_vsock_ops.init(&dev[i].vdev, &common));
 		CHECK(virtio_vsock_table_add(&table, &dev[i]));
+		if (data[1] & 0x40)
+			dev[i].tx_holdoff = TX_HOLDOFF;
 		CHECK(virtio_dev_set_features(&dev[i].vdev, features));
 		virtio_dev_enable_queue(&dev[i].vdev, VIRTIO_VSOCK_TX_QUEUE, &tx);
 		virtio_dev_enable_queue(&dev[i].vdev, VIRTIO_VSOCK_RX_QUEUE, &rx);

@@ -1049,6 +1049,84 @@ static void test_interrupts_suppressed(void **state)
 	assert_int_equal(a->interrupts[VIRTIO_VSOCK_TX_QUEUE], 0);
 }
 
+#define HOLDOFF	100	/* the transmit holdoff the moderation tests set, in w->now units */
+
+/*
+ * Transmit completions are held (docs/data-path.md, "Completion
+ * moderation"): packets go at once, their buffers come back at the
+ * deadline, several passes' under one interrupt, and the port's deadline
+ * says when its flush is due.
+ */
+static void test_tx_holdoff_deadline(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *b = w->g[B];
+	struct sidecore_port *pa = &a->dev.vdev.port;
+	struct virtio_vsock_hdr got;
+
+	configure_all(w, ALL);
+	a->dev.tx_holdoff = HOLDOFF;
+	post_rx_buffers(b, 4);
+	w->now = 1000;
+	for (unsigned int i = 0; i < 3; i++) {
+		guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_RW, 100);
+		run_pass(w);
+		w->now += 10;
+		assert_int_equal(guest_receive(w, b, &got, 0), 100);
+	}
+	assert_int_equal(vring_driver_used_idx(&a->tx), 0);
+	assert_int_equal(a->interrupts[VIRTIO_VSOCK_TX_QUEUE], 0);
+	assert_int_equal(b->interrupts[VIRTIO_VSOCK_RX_QUEUE], 1);
+	assert_false(pa->dirty);
+	assert_int_equal(pa->deadline, 1000 + HOLDOFF);
+	virtio_vsock_flush(&a->dev, 1000 + HOLDOFF - 1);
+	assert_int_equal(vring_driver_used_idx(&a->tx), 0);
+	virtio_vsock_flush(&a->dev, 1000 + HOLDOFF);
+	assert_int_equal(vring_driver_used_idx(&a->tx), 3);
+	assert_int_equal(a->interrupts[VIRTIO_VSOCK_TX_QUEUE], 1);
+	assert_int_equal(pa->deadline, 0);
+}
+
+/* Half the transmitq held goes back at once: a sender never runs dry. */
+static void test_tx_holdoff_half_queue(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *b = w->g[B];
+
+	configure_all(w, ALL);
+	a->dev.tx_holdoff = HOLDOFF;
+	post_rx_buffers(b, QSIZE / 2);
+	for (unsigned int i = 0; i < QSIZE / 2 - 1; i++)
+		guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_RW, 10);
+	run_pass(w);
+	assert_int_equal(vring_driver_used_idx(&a->tx), 0);
+	guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_RW, 10);
+	run_pass(w);
+	assert_int_equal(vring_driver_used_idx(&a->tx), QSIZE / 2);
+	assert_int_equal(a->interrupts[VIRTIO_VSOCK_TX_QUEUE], 1);
+	assert_int_equal(vring_driver_used_idx(&b->rx), QSIZE / 2);
+}
+
+/* A reset forgets held completions: the new rings start empty. */
+static void test_tx_holdoff_reset(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *b = w->g[B];
+
+	configure_all(w, ALL);
+	a->dev.tx_holdoff = HOLDOFF;
+	post_rx_buffers(b, 1);
+	guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_RW, 10);
+	run_pass(w);
+	virtio_dev_reset(&a->dev.vdev);
+	memset(a->mem.base, 0, GUEST_MEM);
+	guest_configure(a, ALL);
+	virtio_vsock_flush(&a->dev, 2 * HOLDOFF);
+	assert_int_equal(vring_driver_used_idx(&a->tx), 0);
+	assert_int_equal(a->interrupts[VIRTIO_VSOCK_TX_QUEUE], 0);
+	assert_int_equal(a->dev.vdev.port.deadline, 0);
+}
+
 static void test_tx_budget(void **state)
 {
 	struct world *w = *state;
@@ -1510,6 +1588,34 @@ static void test_host_echo(void **state)
 }
 
 /*
+ * Request and response with echo: each answer comes in the pass that took
+ * the request, the requests' buffers come back together at the deadline,
+ * under one interrupt.
+ */
+static void test_host_echo_holdoff(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A];
+	struct virtio_vsock_hdr got;
+
+	configure_all(w, ALL);
+	a->dev.tx_holdoff = HOLDOFF;
+	post_rx_buffers(a, 8);
+	host_open(w, a, ECHO, 262144);
+	for (unsigned int i = 0; i < 4; i++) {
+		host_send(w, a, ECHO, VIRTIO_VSOCK_OP_RW, 1, 262144, i);
+		run_pass(w);
+		got = host_expect(w, a, ECHO, VIRTIO_VSOCK_OP_RW, 0);
+		assert_int_equal(got.len, 1);
+	}
+	assert_int_equal(vring_driver_used_idx(&a->tx), 0);
+	w->now = HOLDOFF;
+	run_pass(w);
+	assert_int_equal(vring_driver_used_idx(&a->tx), 5);
+	assert_int_equal(a->interrupts[VIRTIO_VSOCK_TX_QUEUE], 1);
+}
+
+/*
  * A write to CID 2 is charged to the pass like any packet, and answered in
  * the same pass even when it overdraws the budget; a port that comes to a
  * pass still owing gets neither its packets nor CID 2's answers moved.
@@ -1662,16 +1768,19 @@ static void test_host_discard(void **state)
 	configure_all(w, ALL);
 	post_rx_buffers(a, 4);
 	host_open(w, a, DISCARD, 262144);
-	host_send(w, a, DISCARD, VIRTIO_VSOCK_OP_RW, BIG, 262144, 0);
-	run_pass(w);
-	assert_nothing_received(w, a);
+	/* Told once one largest packet's room is left, not per packet nor per half. */
+	for (unsigned int i = 0; i < 2; i++) {
+		host_send(w, a, DISCARD, VIRTIO_VSOCK_OP_RW, BIG, 262144, 0);
+		run_pass(w);
+		assert_nothing_received(w, a);
+	}
 	host_send(w, a, DISCARD, VIRTIO_VSOCK_OP_RW, BIG, 262144, 0);
 	run_pass(w);
 	got = host_expect(w, a, DISCARD, VIRTIO_VSOCK_OP_CREDIT_UPDATE, 0);
-	assert_int_equal(got.fwd_cnt, 2 * BIG);
+	assert_int_equal(got.fwd_cnt, 3 * BIG);
 	assert_int_equal(got.buf_alloc, VIRTIO_VSOCK_DISCARD_BUF);
 	assert_nothing_received(w, a);
-	assert_int_equal(a->dev.stats.discarded, 2 * BIG);
+	assert_int_equal(a->dev.stats.discarded, 3 * BIG);
 	assert_int_equal(a->dev.stats.echoed, 0);
 
 	/* Asked, it tells its credit at once. */
@@ -1679,7 +1788,7 @@ static void test_host_discard(void **state)
 	host_send(w, a, DISCARD, VIRTIO_VSOCK_OP_CREDIT_REQUEST, 0, 262144, 0);
 	run_pass(w);
 	got = host_expect(w, a, DISCARD, VIRTIO_VSOCK_OP_CREDIT_UPDATE, 0);
-	assert_int_equal(got.fwd_cnt, 2 * BIG + 10);
+	assert_int_equal(got.fwd_cnt, 3 * BIG + 10);
 }
 
 /* Asks CID 2 for g's counters from g's port 1000 and checks the text that comes back. */
@@ -2162,12 +2271,16 @@ int main(void)
 		T(test_small_buffers_reset_at_once),
 		T(test_stall_retries_when_buffers_posted),
 		T(test_interrupts_suppressed),
+		T(test_tx_holdoff_deadline),
+		T(test_tx_holdoff_half_queue),
+		T(test_tx_holdoff_reset),
 		T(test_tx_budget),
 		T(test_parked_retries_budgeted),
 		T(test_parked_retries_metered),
 	};
 	const struct CMUnitTest host[] = {
 		T(test_host_echo),
+		T(test_host_echo_holdoff),
 		T(test_host_echo_waits_for_budget),
 		T(test_host_echo_ring_wraps),
 		T(test_host_echo_within_guest_credit),
