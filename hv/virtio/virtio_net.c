@@ -171,6 +171,7 @@ static void virtio_net_reset(struct virtio_dev *vdev)
 		pair->rx_unpublished = false;
 		pair->tx_held = 0;
 		pair->tx_waiting = false;
+		pair->tx_rode = false;
 	}
 	/* §5.1.6.5.5: multiqueue is off again until the driver asks for it. */
 	dev->active_pairs = 1;
@@ -705,13 +706,27 @@ static void virtio_net_flush_pair(struct virtio_net *dev, unsigned int index, ui
 		pair->tx_deadline = now + dev->tx_holdoff;
 	}
 	due = pair->tx_waiting && (now >= pair->tx_deadline || pair->tx_held >= tx->size / 2);
+	/*
+	 * What the deadline was started for went out with a receive; what is
+	 * held now came after that receive, so it gets a holdoff of its own
+	 * and the interrupt check waits with it. Request/response traffic
+	 * thus takes no transmit interrupt: each request's completion rides
+	 * with its response.
+	 */
+	if (due && pair->tx_rode && pair->tx_held && pair->tx_held < tx->size / 2) {
+		pair->tx_rode = false;
+		pair->tx_deadline = now + dev->tx_holdoff;
+		due = false;
+	}
 	/* Before the receive entries: the guest's receive poll reclaims these too. */
 	if (pair->tx_held && (due || received)) {
 		virtq_publish(tx);
 		pair->tx_held = 0;
+		pair->tx_rode = !due;
 	}
 	if (due) {
 		pair->tx_waiting = false;
+		pair->tx_rode = false;
 		if (virtq_needs_interrupt(tx))
 			dev->vdev.interrupt(&dev->vdev, VIRTIO_NET_TXQ(index));
 	}

@@ -62,6 +62,7 @@ struct virtio_net_pair {
 	bool rx_unpublished;	/* receive entries pushed but not yet published */
 	/* Transmit completion moderation (virtio_net_flush()). */
 	bool tx_waiting;	/* completions not yet considered for an interrupt */
+	bool tx_rode;		/* held ones went out with a receive since the deadline began */
 	uint16_t tx_held;	/* completions pushed but not yet published */
 	uint64_t tx_deadline;	/* when held completions are published and signalled */
 	struct virtio_net_queue_stats stats;	/* kept across resets, as the port's */

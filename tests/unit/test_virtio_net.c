@@ -961,6 +961,57 @@ static void test_tx_holdoff_rides_on_receive(void **state)
 	assert_int_equal(a->interrupts[VIRTIO_NET_TX_QUEUE], 0);
 }
 
+/*
+ * Request/response: each request's completion rides with its response.
+ * A deadline that finds only a completion held since the last ride gives
+ * it a holdoff of its own instead of publishing and signalling it; only
+ * a completion that waited a whole holdoff, or a used_event the driver
+ * left behind, raises the transmit interrupt.
+ */
+static void test_tx_holdoff_fresh_after_ride(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *b = w->g[B];
+	struct virtio_net_hdr_v1 hdr;
+	uint32_t id, len;
+
+	configure_all(w, ALL);
+	a->dev.tx_holdoff = HOLDOFF;
+	post_rx_buffers(a, 8, 2048);
+	post_rx_buffers(b, 8, 2048);
+	for (unsigned int i = 0; i < 2; i++) {
+		/* The request: held, its deadline running from the first. */
+		vring_driver_set_used_event(&a->tx, (uint16_t)i);
+		guest_send(w, a, b->mac, 64);
+		virtio_net_poll_tx(&a->dev, 32);
+		virtio_net_flush(&a->dev, i * HOLDOFF);
+		virtio_net_flush(&b->dev, i * HOLDOFF);
+		/* The response publishes the completion with it. */
+		guest_send(w, b, a->mac, 80);
+		virtio_net_poll_tx(&b->dev, 32);
+		virtio_net_flush(&a->dev, i * HOLDOFF + 10);
+		assert_int_equal(vring_driver_used_idx(&a->tx), i + 1);
+		assert_int_equal(guest_receive(w, a, &hdr), 80);
+		assert_true(vring_driver_take_used(&a->tx, &id, &len));
+	}
+	/*
+	 * The first deadline found the second request, held after a ride:
+	 * it moved on. So does the next, for the third request.
+	 */
+	assert_int_equal(a->interrupts[VIRTIO_NET_TX_QUEUE], 0);
+	vring_driver_set_used_event(&a->tx, 2);
+	guest_send(w, a, b->mac, 64);
+	virtio_net_poll_tx(&a->dev, 32);
+	virtio_net_flush(&a->dev, 2 * HOLDOFF);
+	assert_int_equal(vring_driver_used_idx(&a->tx), 2);
+	assert_int_equal(a->interrupts[VIRTIO_NET_TX_QUEUE], 0);
+	assert_int_equal(a->dev.vdev.port.deadline, 3 * HOLDOFF);
+	/* Nothing carries it: published and signalled at its own deadline. */
+	virtio_net_flush(&a->dev, 3 * HOLDOFF);
+	assert_int_equal(vring_driver_used_idx(&a->tx), 3);
+	assert_int_equal(a->interrupts[VIRTIO_NET_TX_QUEUE], 1);
+}
+
 /* Half a queue of completions does not wait for the deadline. */
 static void test_tx_holdoff_half_queue(void **state)
 {
@@ -1304,6 +1355,7 @@ int main(void)
 		T(test_interrupts_suppressed),
 		T(test_tx_holdoff_deadline),
 		T(test_tx_holdoff_rides_on_receive),
+		T(test_tx_holdoff_fresh_after_ride),
 		T(test_tx_holdoff_half_queue),
 		T(test_tx_holdoff_held_under_deadline),
 		T(test_tx_holdoff_reset),
