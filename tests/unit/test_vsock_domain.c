@@ -13,19 +13,25 @@
 
 #include "virtio/vsock_domain.h"
 
-static void test_domain_is_the_sidecore(void **state)
-{
-	static struct net_switch sw;
-	struct sidecore sc;
-	struct vsock_domain d;
-	struct virtio_vsock_domain *domain;
+static struct net_switch sw;
+static struct sidecore sc;
+static struct vsock_domain d;
 
-	(void)state;
+/* Sidecore index of a switch of its own, and its lock as a domain. */
+static struct virtio_vsock_domain *domain_of(unsigned int index)
+{
 	memset(&sc, 0, sizeof(sc));
 	net_switch_init(&sw);
-	sc.index = 1;
+	sc.index = index;
 	sc.sw = &sw;
-	domain = vsock_domain_init(&d, &sc);
+	return vsock_domain_init(&d, &sc);
+}
+
+static void test_domain_is_the_sidecore(void **state)
+{
+	struct virtio_vsock_domain *domain = domain_of(1);
+
+	(void)state;
 	assert_ptr_equal(domain, &d.domain);
 	assert_int_equal(domain->rank, 1);
 	assert_ptr_equal(domain->meter, net_switch_meter(&sw, 1));
@@ -34,17 +40,9 @@ static void test_domain_is_the_sidecore(void **state)
 /* What the domain takes is the sidecore's own lock, and nothing else. */
 static void test_domain_takes_the_sidecore_lock(void **state)
 {
-	static struct net_switch sw;
-	struct sidecore sc;
-	struct vsock_domain d;
-	struct virtio_vsock_domain *domain;
+	struct virtio_vsock_domain *domain = domain_of(0);
 
 	(void)state;
-	memset(&sc, 0, sizeof(sc));
-	net_switch_init(&sw);
-	sc.sw = &sw;
-	domain = vsock_domain_init(&d, &sc);
-
 	domain->lock(domain);
 	assert_false(spin_trylock(&sc.lock));
 	assert_false(domain->trylock(domain));
