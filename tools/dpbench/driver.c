@@ -65,9 +65,14 @@ static void queue_init(struct drv_guest *g, struct drv_queue *q, uint64_t base, 
 	q->nfree = size;
 }
 
+static uint64_t buf_gpa(const struct drv_guest *g, uint16_t buf)
+{
+	return g->bufs + (uint64_t)buf * g->buf_size;
+}
+
 static uint8_t *buf_ptr(const struct drv_guest *g, uint16_t buf)
 {
-	return gpa_ptr(g, g->bufs + (uint64_t)buf * g->buf_size);
+	return gpa_ptr(g, buf_gpa(g, buf));
 }
 
 uint64_t drv_guest_ram_size(void)
@@ -142,12 +147,11 @@ static void queue_add(struct drv_guest *g, struct drv_queue *q, const uint16_t *
 		      const uint32_t *lens, unsigned int n, bool writable)
 {
 	uint16_t flags = writable ? VRING_DESC_F_WRITE : 0;
-	uint16_t id = desc_take(q, bufs[n - 1], g->bufs + (uint64_t)bufs[n - 1] * g->buf_size,
-				lens[n - 1], flags);
+	uint16_t id = desc_take(q, bufs[n - 1], buf_gpa(g, bufs[n - 1]), lens[n - 1], flags);
 
 	for (unsigned int i = n - 1; i-- > 0;) {
-		uint16_t prev = desc_take(q, bufs[i], g->bufs + (uint64_t)bufs[i] * g->buf_size,
-					  lens[i], flags | VRING_DESC_F_NEXT);
+		uint16_t prev = desc_take(q, bufs[i], buf_gpa(g, bufs[i]), lens[i],
+					  flags | VRING_DESC_F_NEXT);
 
 		q->desc[prev].next = id;
 		q->next[prev] = id;
@@ -298,8 +302,11 @@ static void tx_reclaim(struct drv_guest *g)
 		stat_add(&g->stats.tx_irqs, 1);
 	for (; q->last_used != used; q->last_used++) {
 		const struct vring_used_elem *e = &q->used->ring[q->last_used & (q->size - 1)];
+		unsigned int n = queue_detach(q, e->id, &g->pool[g->pool_n], DRV_CHAIN_MAX);
 
-		g->pool_n += queue_detach(q, e->id, &g->pool[g->pool_n], DRV_CHAIN_MAX);
+		if (!n)
+			stat_add(&g->stats.bad, 1);
+		g->pool_n += n;
 	}
 	queue_set_used_event(q, q->last_used);
 }

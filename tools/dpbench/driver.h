@@ -60,7 +60,7 @@ struct drv_stats {
 	uint64_t received;	/* frames taken from the receiveq */
 	uint64_t rx_irqs;	/* interrupts that scheduled the receive poll */
 	uint64_t tx_irqs;
-	uint64_t bad;		/* frames not the peer's, or of the wrong length */
+	uint64_t bad;		/* frames not the peer's or of the wrong length, used entries not ours */
 };
 
 struct drv_guest {
