@@ -25,6 +25,7 @@
 #include "lib/container.h"
 #include "sidecore/sidecore.h"
 #include "virtio/virtio_vsock.h"
+#include "virtio/vsock_domain.h"
 
 /* The largest vsock packet a pass copies fits a port's bytes (docs/data-path.md). */
 _Static_assert(sizeof(struct virtio_vsock_hdr) + VIRTIO_VSOCK_PAYLOAD_MAX <= SIDECORE_BYTES,
@@ -33,39 +34,8 @@ _Static_assert(sizeof(struct virtio_vsock_hdr) + VIRTIO_VSOCK_PAYLOAD_MAX <= SID
 /* Every guest's device, whichever sidecore serves it. */
 static struct virtio_vsock_table guest_vsock_table;
 
-/* A sidecore's lock as the devices it serves see it (virtio_vsock_domain). */
-struct guest_vsock_domain {
-	struct virtio_vsock_domain domain;
-	struct spinlock *lock;
-};
-
-static struct guest_vsock_domain guest_vsock_domains[NET_MAX_SIDECORES];
-
-static void guest_vsock_lock(struct virtio_vsock_domain *domain)
-{
-	spin_lock(container_of(domain, struct guest_vsock_domain, domain)->lock);
-}
-
-static bool guest_vsock_trylock(struct virtio_vsock_domain *domain)
-{
-	return spin_trylock(container_of(domain, struct guest_vsock_domain, domain)->lock);
-}
-
-static void guest_vsock_unlock(struct virtio_vsock_domain *domain)
-{
-	spin_unlock(container_of(domain, struct guest_vsock_domain, domain)->lock);
-}
-
-static struct virtio_vsock_domain *guest_vsock_domain(struct sidecore *sc)
-{
-	struct guest_vsock_domain *d = &guest_vsock_domains[sc->index];
-
-	d->domain = (struct virtio_vsock_domain){ guest_vsock_lock, guest_vsock_trylock,
-						  guest_vsock_unlock, sc->index,
-						  net_switch_meter(sc->sw, sc->index) };
-	d->lock = &sc->lock;
-	return &d->domain;
-}
+/* Each sidecore's lock as the devices it serves see it. */
+static struct vsock_domain guest_vsock_domains[NET_MAX_SIDECORES];
 
 static struct virtio_vsock *to_vsock(const struct virtio_dev *vdev)
 {
@@ -126,7 +96,7 @@ bool guest_vsock_create(struct guest *g, struct sidecore *sc, uint32_t cid)
 	struct virtio_vsock_params params = {
 		.cid = cid,
 		.table = &guest_vsock_table,
-		.domain = guest_vsock_domain(sc),
+		.domain = vsock_domain_init(&guest_vsock_domains[sc->index], sc),
 		/* Off unless the guest's section asks for it (docs/config.md). */
 		.snapshot = g->config->vsock_counters ? guest_vsock_snapshot : NULL,
 		.stall_timeout = tsc_hz() / 1000 * VIRTIO_VSOCK_STALL_MS,

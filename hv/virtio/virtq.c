@@ -227,43 +227,102 @@ static int virtq_too_many_buffers(struct virtq *vq, struct chain_walk *w,
 }
 
 /*
- * Walks the chain at head: zero or more direct descriptors, possibly ending
- * in one that points at an indirect table (virtio 1.1 §2.6.5.3.2). A table
- * can hold no longer chain than it has entries, so a longer walk is a loop.
+ * Walks on from d, the snapshot of descriptor index: zero or more direct
+ * descriptors, possibly ending in one that points at an indirect table
+ * (virtio 1.1 §2.6.5.3.2). A table can hold no longer chain than it has
+ * entries, so a longer walk is a loop.
  */
-static int virtq_walk_chain(struct virtq *vq, uint16_t head, struct virtq_chain *chain)
+static int virtq_walk_rest(struct virtq *vq, uint16_t head, struct virtq_chain *chain,
+			   struct vring_desc d)
 {
 	struct chain_walk w = {
 		.table = (const uint8_t *)vq->desc,
 		.table_size = vq->size,
+		.visited = 1,
 	};
-	uint32_t index = head;
-	struct vring_desc d;
+	uint32_t index;
 
-	chain->head = head;
-	chain->count = 0;
-	chain->readable = 0;
-	chain->writable = 0;
 	for (;;) {
+		if (d.flags & VRING_DESC_F_INDIRECT) {
+			if (virtq_enter_indirect(vq, &w, &d) < 0)
+				return -1;
+			index = 0;
+		} else {
+			if (chain->count == VIRTQ_CHAIN_MAX_SEGMENTS && chain->count < vq->size)
+				return virtq_too_many_buffers(vq, &w, &d, head);
+			if (virtq_add_segment(vq, &w, chain, &d) < 0)
+				return -1;
+			if (!(d.flags & VRING_DESC_F_NEXT))
+				return 0;
+			index = d.next;
+		}
 		if (index >= w.table_size)
 			return virtq_fail(vq, "descriptor index out of range", index);
 		if (++w.visited > w.table_size)
 			return virtq_fail(vq, "descriptor chain loops", head);
 		virtq_read_desc(w.table, index, &d);
-		if (d.flags & VRING_DESC_F_INDIRECT) {
-			if (virtq_enter_indirect(vq, &w, &d) < 0)
-				return -1;
-			index = 0;
-			continue;
-		}
-		if (chain->count == VIRTQ_CHAIN_MAX_SEGMENTS && chain->count < vq->size)
-			return virtq_too_many_buffers(vq, &w, &d, head);
-		if (virtq_add_segment(vq, &w, chain, &d) < 0)
-			return -1;
-		if (!(d.flags & VRING_DESC_F_NEXT))
-			return 0;
-		index = d.next;
 	}
+}
+
+/*
+ * The chain at head. Drivers mostly post one buffer per chain (Linux's
+ * mergeable and vsock receive buffers, a small frame with its header):
+ * that case takes a few checks inline, every other shape or a buffer that
+ * fails them the full walk, from the same snapshot.
+ */
+static inline int virtq_walk_chain(struct virtq *vq, uint16_t head, struct virtq_chain *chain)
+{
+	struct vring_desc d;
+	uint8_t *data;
+
+	chain->head = head;
+	chain->count = 0;
+	chain->readable = 0;
+	chain->writable = 0;
+	if (head >= vq->size)
+		return virtq_fail(vq, "descriptor index out of range", head);
+	virtq_read_desc((const uint8_t *)vq->desc, head, &d);
+	if (d.flags & (VRING_DESC_F_NEXT | VRING_DESC_F_INDIRECT) || !d.len)
+		return virtq_walk_rest(vq, head, chain, d);
+	data = guest_mem_map(vq->mem, d.addr, d.len);
+	if (!data)
+		return virtq_walk_rest(vq, head, chain, d);
+	chain->segment[0] = (struct virtq_segment){ data, d.len, d.flags & VRING_DESC_F_WRITE };
+	chain->count = 1;
+	if (d.flags & VRING_DESC_F_WRITE)
+		chain->writable = d.len;
+	else
+		chain->readable = d.len;
+	return 0;
+}
+
+/*
+ * While pop n is served, the descriptor of n + 2 and the buffer of n + 1
+ * are fetched into the cache: the driver wrote them on another core. Only
+ * published entries are looked at; the descriptor read here is a hint,
+ * bounds-checked like any address, and the walk reads and checks it again.
+ */
+static void virtq_prefetch(const struct virtq *vq)
+{
+	uint16_t ahead = vq->avail_idx - vq->last_avail_idx, mask = (uint16_t)(vq->size - 1);
+	struct vring_desc d;
+	uint16_t next;
+	void *data;
+
+	if (!ahead)
+		return;
+	if (ahead > 1) {
+		next = __atomic_load_n(&vq->avail->ring[(vq->last_avail_idx + 1) & mask],
+				       __ATOMIC_RELAXED);
+		__builtin_prefetch(&vq->desc[next & mask]);
+	}
+	next = __atomic_load_n(&vq->avail->ring[vq->last_avail_idx & mask], __ATOMIC_RELAXED);
+	virtq_read_desc((const uint8_t *)vq->desc, next & mask, &d);
+	data = guest_mem_map(vq->mem, d.addr, 1);
+	if (data && d.flags & VRING_DESC_F_WRITE)
+		__builtin_prefetch(data, 1);
+	else if (data)
+		__builtin_prefetch(data, 0);
 }
 
 int virtq_pop(struct virtq *vq, struct virtq_chain *chain)
@@ -285,6 +344,7 @@ int virtq_pop(struct virtq *vq, struct virtq_chain *chain)
 	if (virtq_walk_chain(vq, head, chain) < 0)
 		return -1;
 	vq->last_avail_idx++;
+	virtq_prefetch(vq);
 	if (vq->event_idx && !vq->notify &&
 	    (uint16_t)(vq->last_avail_idx - vq->avail_event_base) >= AVAIL_EVENT_REPARK)
 		virtq_park_avail_event(vq);

@@ -37,7 +37,9 @@ for scenario in net rings vsock; do
 	check "$scenario: exits 0 with --check" test "$status" -eq 0
 	check "$scenario: one row for size 64" test "${name:-}" = "$scenario" -a "${size:-}" = 64
 	check "$scenario: the counters agree" test "${verdict:-}" = ok
-	check "$scenario: packets went around the loop" test "${received:-0}" -gt 1000
+	# Each of the 64 frames around twice: the loop works, whatever the load
+	# beside it leaves the threads (a rate is make bench-host's to judge).
+	check "$scenario: packets went around the loop" test "${received:-0}" -gt 128
 	check "$scenario: every packet sent was received" test "${sent:-x}" = "${received:-y}"
 	check "$scenario: no doorbell" test "${doorbells:-1}" -eq 0
 	check "$scenario: receive interrupts" test "${irqs:-0}" -gt 0

@@ -163,6 +163,60 @@ static void test_direct_chain(void **state)
 	assert_int_equal(len, 150);
 }
 
+/* One buffer a chain, the common case, readable and writable. */
+static void test_single_buffer_chains(void **state)
+{
+	struct fixture *f = *state;
+	struct vring_buf r, w;
+	struct virtq_chain chain;
+
+	start(f, RING_SIZE, 0);
+	r = rbuf(f, 1526);
+	w = wbuf(f, 1);
+	vring_driver_post(&f->drv, &r, 1, false);
+	vring_driver_post(&f->drv, &w, 1, false);
+
+	assert_int_equal(virtq_pop(&f->vq, &chain), 1);
+	assert_int_equal(chain.count, 1);
+	assert_int_equal(chain.readable, 1526);
+	assert_int_equal(chain.writable, 0);
+	assert_segment(f, &chain.segment[0], &r);
+	assert_int_equal(virtq_pop(&f->vq, &chain), 1);
+	assert_int_equal(chain.count, 1);
+	assert_int_equal(chain.readable, 0);
+	assert_int_equal(chain.writable, 1);
+	assert_segment(f, &chain.segment[0], &w);
+	assert_int_equal(virtq_pop(&f->vq, &chain), 0);
+	assert_false(virtq_is_broken(&f->vq));
+}
+
+/*
+ * The descriptor after the one popped is read ahead only as a hint: the
+ * driver may rewrite it before its turn, and the walk goes by what it
+ * finds then.
+ */
+static void test_read_ahead_is_a_hint(void **state)
+{
+	struct fixture *f = *state;
+	struct vring_buf next;
+	struct virtq_chain chain;
+	uint16_t head;
+
+	start(f, RING_SIZE, 0);
+	vring_driver_post_rx(&f->drv, 64);
+	head = post_rx_head(f);
+	post_rx_head(f);
+	next = wbuf(f, 300);
+
+	assert_int_equal(virtq_pop(&f->vq, &chain), 1);
+	f->drv.desc[head] = (struct vring_desc){ next.gpa, next.len, VRING_DESC_F_WRITE, 0 };
+	assert_int_equal(virtq_pop(&f->vq, &chain), 1);
+	assert_int_equal(chain.head, head);
+	assert_segment(f, &chain.segment[0], &next);
+	assert_int_equal(virtq_pop(&f->vq, &chain), 1);
+	assert_false(virtq_is_broken(&f->vq));
+}
+
 static void test_indirect_chain(void **state)
 {
 	struct fixture *f = *state;
@@ -242,31 +296,45 @@ static void test_unpop_and_unpush(void **state)
 	assert_false(vring_driver_take_used(&f->drv, &id, &len));
 }
 
-/* 70000 requests through a 4-entry ring: every 16-bit index wraps. */
-static void test_index_wraparound(void **state)
+/*
+ * 70000 requests through a ring of size entries: every 16-bit index wraps.
+ * Every third comes with a second one where the ring has room for two.
+ */
+static void serve_wrapping(struct fixture *f, uint32_t size)
 {
-	struct fixture *f = *state;
+	bool pairs = size > 1;
 	struct vring_buf buf;
 	uint32_t id, len;
 
-	start(f, 4, F_EVENT_IDX);
+	start(f, size, F_EVENT_IDX);
 	buf = wbuf(f, 32);
 	for (uint32_t i = 0; i < 70000; i++) {
 		uint16_t head = vring_driver_post(&f->drv, &buf, 1, false);
 
-		if (i % 3 == 0)
+		if (pairs && i % 3 == 0)
 			vring_driver_post(&f->drv, &buf, 1, false);
 		serve_one(f, i & 31);
-		if (i % 3 == 0)
+		if (pairs && i % 3 == 0)
 			serve_one(f, 0);
 		assert_true(vring_driver_take_used(&f->drv, &id, &len));
 		assert_int_equal(id, head);
 		assert_int_equal(len, i & 31);
-		if (i % 3 == 0)
+		if (pairs && i % 3 == 0)
 			assert_true(vring_driver_take_used(&f->drv, &id, &len));
 	}
 	assert_false(virtq_is_broken(&f->vq));
-	assert_int_equal(f->vq.used_idx, (uint16_t)(70000 + 70000 / 3 + 1));
+	assert_int_equal(f->vq.used_idx, (uint16_t)(70000 + (pairs ? 70000 / 3 + 1 : 0)));
+}
+
+static void test_index_wraparound(void **state)
+{
+	serve_wrapping(*state, 4);
+}
+
+/* A queue of one entry: the masks are 0 and nothing is read ahead. */
+static void test_queue_of_one(void **state)
+{
+	serve_wrapping(*state, 1);
 }
 
 /* --- interrupts (used buffer notifications, §2.6.7) ------------------------ */
@@ -551,6 +619,38 @@ static void test_broken_head_out_of_range(void **state)
 	start(f, RING_SIZE, 0);
 	vring_driver_make_available(&f->drv, 0xffff);
 	expect_broken(f, "descriptor index out of range");
+}
+
+/* A head out of range read ahead breaks nothing until its own pop. */
+static void test_broken_head_out_of_range_after_good(void **state)
+{
+	struct fixture *f = *state;
+	struct virtq_chain chain;
+
+	start(f, RING_SIZE, 0);
+	vring_driver_post_rx(&f->drv, 16);
+	vring_driver_make_available(&f->drv, 0xffff);
+	vring_driver_post_rx(&f->drv, 16);
+
+	assert_int_equal(virtq_pop(&f->vq, &chain), 1);
+	assert_false(virtq_is_broken(&f->vq));
+	expect_broken(f, "descriptor index out of range");
+}
+
+/* A good descriptor read ahead, rewritten to point outside RAM before its pop. */
+static void test_broken_rewritten_after_read_ahead(void **state)
+{
+	struct fixture *f = *state;
+	struct virtq_chain chain;
+	uint16_t head;
+
+	start(f, RING_SIZE, 0);
+	vring_driver_post_rx(&f->drv, 16);
+	head = post_rx_head(f);
+
+	assert_int_equal(virtq_pop(&f->vq, &chain), 1);
+	f->drv.desc[head].addr = MEM_SIZE;
+	expect_broken(f, "buffer outside guest memory");
 }
 
 static void test_broken_loop(void **state)
@@ -950,6 +1050,9 @@ int main(void)
 		T(test_empty_ring),
 		T(test_disabled_queue_is_empty),
 		T(test_direct_chain),
+		T(test_single_buffer_chains),
+		T(test_queue_of_one),
+		T(test_read_ahead_is_a_hint),
 		T(test_indirect_chain),
 		T(test_direct_then_indirect),
 		T(test_unpop_and_unpush),
@@ -969,6 +1072,8 @@ int main(void)
 		T(test_broken_buffer_wraps),
 		T(test_broken_next_out_of_range),
 		T(test_broken_head_out_of_range),
+		T(test_broken_head_out_of_range_after_good),
+		T(test_broken_rewritten_after_read_ahead),
 		T(test_broken_loop),
 		T(test_broken_self_loop),
 		T(test_broken_indirect_loop),

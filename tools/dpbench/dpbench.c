@@ -25,12 +25,12 @@
 
 #include "config/config.h"
 #include "cpu/io.h"
-#include "lib/container.h"
 #include "net/spsc_ring.h"
 #include "sidecore/sidecore.h"
 #include "tools/dpbench/driver.h"
 #include "virtio/virtio_net.h"
 #include "virtio/virtio_vsock.h"
+#include "virtio/vsock_domain.h"
 
 #define GUESTS		2
 #define SIDECORES	2
@@ -50,16 +50,10 @@ struct bench_guest {
 	uint8_t *ram;
 };
 
-/* A sidecore's lock as its vsock devices see it, as hv/guest/guest_vsock.c makes it. */
-struct bench_domain {
-	struct virtio_vsock_domain domain;
-	struct spinlock *lock;
-};
-
 struct world {
 	struct net_switch sw;
 	struct sidecore sc[SIDECORES];
-	struct bench_domain domain[SIDECORES];
+	struct vsock_domain domain[SIDECORES];	/* as hv/guest/guest_vsock.c makes them */
 	struct virtio_vsock_table table;
 	unsigned int sidecores;
 	struct spsc_ring *ring[SIDECORES];	/* ring[i]: from sidecore i to the other */
@@ -141,21 +135,6 @@ static void die(const char *what)
 	exit(1);
 }
 
-static void domain_lock(struct virtio_vsock_domain *domain)
-{
-	spin_lock(container_of(domain, struct bench_domain, domain)->lock);
-}
-
-static bool domain_trylock(struct virtio_vsock_domain *domain)
-{
-	return spin_trylock(container_of(domain, struct bench_domain, domain)->lock);
-}
-
-static void domain_unlock(struct virtio_vsock_domain *domain)
-{
-	spin_unlock(container_of(domain, struct bench_domain, domain)->lock);
-}
-
 /* The model behind a guest's device, initialised and added where the glue adds it. */
 static void device_init(struct world *w, struct bench_guest *g, enum drv_kind kind,
 			unsigned int n, unsigned int sidecore)
@@ -170,7 +149,7 @@ static void device_init(struct world *w, struct bench_guest *g, enum drv_kind ki
 	struct virtio_vsock_params vsock = {
 		.cid = g->drv.cid,
 		.table = &w->table,
-		.domain = &w->domain[sidecore].domain,
+		.domain = vsock_domain_init(&w->domain[sidecore], sc),
 		.stall_timeout = host_tsc_hz / 1000 * VIRTIO_VSOCK_STALL_MS,
 		.counters_interval = host_tsc_hz / 1000 * VIRTIO_VSOCK_COUNTERS_MS,
 		.request_interval = host_tsc_hz / VIRTIO_VSOCK_HOST_REQUESTS,
@@ -192,11 +171,6 @@ static void device_init(struct world *w, struct bench_guest *g, enum drv_kind ki
 			die("the switch refused a port");
 		return;
 	}
-	w->domain[sidecore] = (struct bench_domain){
-		{ domain_lock, domain_trylock, domain_unlock, sidecore,
-		  net_switch_meter(&w->sw, sidecore) },
-		&sc->lock,
-	};
 	g->vdev = &g->dev.vsock.vdev;
 	if (virtio_vsock_ops.init(g->vdev, &dp))
 		die("virtio-vsock refused its parameters");

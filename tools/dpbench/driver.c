@@ -16,13 +16,11 @@
 #define USED_OFFSET	0x2000u		/* used ring on its own lines, as the device writes it */
 #define EVENT_BUFS_GPA	(3 * RING_AREA)
 #define EVENT_BUFS	8		/* what Linux posts on vsock's eventq */
-#define RX_BUFS_GPA	(4 * RING_AREA)
-#define NET_RX_BUF	1536		/* a mergeable buffer: header and a full frame */
-#define VSOCK_RX_BUF	(sizeof(struct virtio_vsock_hdr) + 4096)	/* Linux's, header on */
-#define TX_BUF		2048
-#define RX_AREA		(VIRTIO_VSOCK_QUEUE_SIZE * VSOCK_RX_BUF)
-#define TX_BUFS_GPA	(RX_BUFS_GPA + RX_AREA)
-#define RAM_SIZE	(TX_BUFS_GPA + DRV_QUEUE_MAX * TX_BUF)
+#define BUFS_GPA	(4 * RING_AREA)
+#define NET_BUF		1536		/* a mergeable buffer: header and a full frame */
+#define VSOCK_BUF	(sizeof(struct virtio_vsock_hdr) + 4096)	/* Linux's, header on */
+#define BUF_AREA	(2 * VIRTIO_VSOCK_QUEUE_SIZE * VSOCK_BUF)
+#define RAM_SIZE	(BUFS_GPA + BUF_AREA)
 #define VSOCK_BUF_ALLOC	(256 * 1024)	/* the socket buffer a stream grants */
 #define VSOCK_PORT	5201
 
@@ -31,11 +29,14 @@ _Static_assert(DRV_QUEUE_MAX * sizeof(struct vring_desc) + sizeof(struct vring_a
 _Static_assert(USED_OFFSET + sizeof(struct vring_used) +
 	       DRV_QUEUE_MAX * sizeof(struct vring_used_elem) + sizeof(uint16_t) <= RING_AREA,
 	       "used ring overruns its area");
-_Static_assert(DRV_QUEUE_MAX * NET_RX_BUF <= RX_AREA, "virtio-net's buffers overrun vsock's");
-_Static_assert(NET_RX_BUF >= sizeof(struct virtio_net_hdr_v1) + ETH_FRAME_LEN,
+_Static_assert(EVENT_BUFS * sizeof(struct virtio_vsock_event) <= RING_AREA,
+	       "the event buffers overrun the pool");
+_Static_assert(DRV_POOL_MAX * NET_BUF <= BUF_AREA, "virtio-net's pool overruns vsock's");
+_Static_assert(NET_BUF >= sizeof(struct virtio_net_hdr_v1) + ETH_FRAME_LEN,
 	       "a frame needs more than one buffer");
-_Static_assert(TX_BUF >= sizeof(struct virtio_vsock_hdr) + ETH_FRAME_LEN + 4,
-	       "a packet of the largest size does not fit a transmit buffer");
+_Static_assert(VSOCK_BUF >= sizeof(struct virtio_vsock_hdr) + ETH_FRAME_LEN + 4,
+	       "a packet of the largest size does not fit a buffer");
+_Static_assert(DRV_POOL_MAX < DRV_NO_BUF, "a buffer's number is DRV_NO_BUF");
 
 /* Single writer: the driver's thread; readers load it relaxed. */
 static void stat_add(uint64_t *counter, uint64_t n)
@@ -57,6 +58,21 @@ static void queue_init(struct drv_guest *g, struct drv_queue *q, uint64_t base, 
 	q->desc = gpa_ptr(g, q->desc_gpa);
 	q->avail = gpa_ptr(g, q->avail_gpa);
 	q->used = gpa_ptr(g, q->used_gpa);
+	for (unsigned int i = 0; i < size; i++) {
+		q->free[i] = (uint16_t)(size - 1 - i);
+		q->buf[i] = DRV_NO_BUF;
+	}
+	q->nfree = size;
+}
+
+static uint64_t buf_gpa(const struct drv_guest *g, uint16_t buf)
+{
+	return g->bufs + (uint64_t)buf * g->buf_size;
+}
+
+static uint8_t *buf_ptr(const struct drv_guest *g, uint16_t buf)
+{
+	return gpa_ptr(g, buf_gpa(g, buf));
 }
 
 uint64_t drv_guest_ram_size(void)
@@ -77,12 +93,12 @@ void drv_guest_init(struct drv_guest *g, enum drv_kind kind, uint8_t *ram, uint6
 	queue_init(g, &g->event, 2 * RING_AREA, size);
 	g->hdr_size = kind == DRV_NET ? sizeof(struct virtio_net_hdr_v1) :
 					sizeof(struct virtio_vsock_hdr);
-	g->rx_buf = kind == DRV_NET ? NET_RX_BUF : VSOCK_RX_BUF;
-	g->rx_bufs = RX_BUFS_GPA;
-	g->tx_bufs = TX_BUFS_GPA;
-	for (unsigned int i = 0; i < size; i++)
-		g->tx_free[i] = (uint16_t)(size - 1 - i);
-	g->tx_nfree = size;
+	g->buf_size = kind == DRV_NET ? NET_BUF : VSOCK_BUF;
+	g->bufs = BUFS_GPA;
+	/* Enough for both queues full: a refill or an echo never waits for a buffer. */
+	g->pool_n = 2u * size;
+	for (unsigned int i = 0; i < g->pool_n; i++)
+		g->pool[i] = (uint16_t)(g->pool_n - 1 - i);
 	g->napi = true;
 	if (kind == DRV_NET) {
 		memcpy(g->mac, self, ETH_ALEN);
@@ -104,15 +120,66 @@ struct virtq_layout drv_guest_layout(const struct drv_queue *q)
 	};
 }
 
-static void queue_add(struct drv_queue *q, uint16_t id, uint64_t gpa, uint32_t len, bool writable)
+/* One descriptor from the free ones, for gpa; buf is the pool buffer it holds, if any. */
+static uint16_t desc_take(struct drv_queue *q, uint16_t buf, uint64_t gpa, uint32_t len,
+			  uint16_t flags)
 {
-	q->desc[id] = (struct vring_desc){
-		.addr = gpa,
-		.len = len,
-		.flags = writable ? VRING_DESC_F_WRITE : 0,
-	};
-	q->avail->ring[q->avail_idx & (q->size - 1)] = id;
+	uint16_t id = q->free[--q->nfree];
+
+	q->desc[id] = (struct vring_desc){ .addr = gpa, .len = len, .flags = flags };
+	q->buf[id] = buf;
+	q->next[id] = DRV_NO_BUF;
+	return id;
+}
+
+/* Entries first; queue_publish() makes them the device's (§2.7.13). */
+static void queue_post(struct drv_queue *q, uint16_t head)
+{
+	q->avail->ring[q->avail_idx & (q->size - 1)] = head;
 	q->avail_idx++;
+}
+
+/*
+ * Pool buffers, each with its length, as one chain (virtqueue_add_split());
+ * the caller made sure n descriptors are free.
+ */
+static void queue_add(struct drv_guest *g, struct drv_queue *q, const uint16_t *bufs,
+		      const uint32_t *lens, unsigned int n, bool writable)
+{
+	uint16_t flags = writable ? VRING_DESC_F_WRITE : 0;
+	uint16_t id = desc_take(q, bufs[n - 1], buf_gpa(g, bufs[n - 1]), lens[n - 1], flags);
+
+	for (unsigned int i = n - 1; i-- > 0;) {
+		uint16_t prev = desc_take(q, bufs[i], buf_gpa(g, bufs[i]), lens[i],
+					  flags | VRING_DESC_F_NEXT);
+
+		q->desc[prev].next = id;
+		q->next[prev] = id;
+		id = prev;
+	}
+	queue_post(q, id);
+}
+
+/*
+ * detach_buf_split(): the chain at head back to the free descriptors, its
+ * buffers into bufs (at most max of them); the count, or 0 for a head not
+ * in use, which the device should never have handed back.
+ */
+static unsigned int queue_detach(struct drv_queue *q, uint32_t head, uint16_t *bufs,
+				 unsigned int max)
+{
+	unsigned int n = 0;
+	uint32_t id = head;
+
+	if (head >= q->size || q->buf[head] == DRV_NO_BUF)
+		return 0;
+	while (id != DRV_NO_BUF && n < max) {
+		bufs[n++] = q->buf[id];
+		q->buf[id] = DRV_NO_BUF;
+		q->free[q->nfree++] = (uint16_t)id;
+		id = q->next[id];
+	}
+	return n;
 }
 
 /*
@@ -155,29 +222,33 @@ static bool queue_more_used(const struct drv_queue *q)
 	return __atomic_load_n(&q->used->idx, __ATOMIC_ACQUIRE) != q->last_used;
 }
 
-void drv_guest_fill_rx(struct drv_guest *g)
+/*
+ * try_fill_recv(): an empty buffer of the pool on every free receive
+ * descriptor, for the device to write the whole of.
+ */
+static void rx_refill(struct drv_guest *g)
 {
-	for (uint16_t i = 0; i < g->rx.size; i++)
-		queue_add(&g->rx, i, g->rx_bufs + (uint64_t)i * g->rx_buf, g->rx_buf, true);
-	queue_publish(&g->rx);
-	if (g->kind == DRV_VSOCK) {
-		for (uint16_t i = 0; i < EVENT_BUFS; i++)
-			queue_add(&g->event, i, EVENT_BUFS_GPA + i * sizeof(struct virtio_vsock_event),
-				  sizeof(struct virtio_vsock_event), true);
-		queue_publish(&g->event);
+	struct drv_queue *q = &g->rx;
+
+	while (q->nfree && g->pool_n) {
+		uint16_t buf = g->pool[--g->pool_n];
+
+		queue_add(g, q, &buf, &g->buf_size, 1, true);
 	}
 }
 
-/* A transmit buffer, header and data, for a packet not yet published. */
-static uint8_t *tx_buf(struct drv_guest *g, uint16_t *id)
+void drv_guest_fill_rx(struct drv_guest *g)
 {
-	*id = g->tx_free[--g->tx_nfree];
-	return gpa_ptr(g, g->tx_bufs + (uint64_t)*id * TX_BUF);
-}
-
-static void tx_add(struct drv_guest *g, uint16_t id, uint32_t len)
-{
-	queue_add(&g->tx, id, g->tx_bufs + (uint64_t)id * TX_BUF, g->hdr_size + len, false);
+	rx_refill(g);
+	queue_publish(&g->rx);
+	if (g->kind == DRV_VSOCK) {
+		for (uint16_t i = 0; i < EVENT_BUFS; i++)
+			queue_post(&g->event,
+				   desc_take(&g->event, DRV_NO_BUF,
+					     EVENT_BUFS_GPA + i * sizeof(struct virtio_vsock_event),
+					     sizeof(struct virtio_vsock_event), VRING_DESC_F_WRITE));
+		queue_publish(&g->event);
+	}
 }
 
 /* A stream packet of this guest's to its peer, as a connected socket sends it. */
@@ -198,40 +269,44 @@ static void vsock_header(struct drv_guest *g, struct virtio_vsock_hdr *hdr, uint
 
 unsigned int drv_guest_burst(struct drv_guest *g, unsigned int count)
 {
+	uint32_t len = g->hdr_size + g->frame_len;
 	unsigned int n;
 
-	for (n = 0; n < count && g->tx_nfree; n++) {
-		uint16_t id;
-		uint8_t *buf = tx_buf(g, &id);
-		struct ethhdr *eth = (struct ethhdr *)(buf + g->hdr_size);
+	for (n = 0; n < count && g->tx.nfree && g->pool_n; n++) {
+		uint16_t buf = g->pool[--g->pool_n];
+		uint8_t *data = buf_ptr(g, buf);
+		struct ethhdr *eth = (struct ethhdr *)(data + g->hdr_size);
 
-		memset(buf, 0, g->hdr_size + g->frame_len);
+		memset(data, 0, len);
 		if (g->kind == DRV_NET) {
 			memcpy(eth->h_dest, g->peer, ETH_ALEN);
 			memcpy(eth->h_source, g->mac, ETH_ALEN);
 			eth->h_proto = __builtin_bswap16(ETH_P_IP);
 		} else {
-			vsock_header(g, (struct virtio_vsock_hdr *)buf, g->frame_len);
+			vsock_header(g, (struct virtio_vsock_hdr *)data, g->frame_len);
 		}
-		tx_add(g, id, g->frame_len);
+		queue_add(g, &g->tx, &buf, &len, 1, false);
 	}
 	stat_add(&g->stats.sent, n);
 	queue_publish(&g->tx);
 	return n;
 }
 
-/* free_old_xmit_skbs(): every completed transmit buffer back to the free list. */
+/* free_old_xmit_skbs(): every completed transmit chain's buffers back to the pool. */
 static void tx_reclaim(struct drv_guest *g)
 {
 	struct drv_queue *q = &g->tx;
+	uint16_t used = __atomic_load_n(&q->used->idx, __ATOMIC_ACQUIRE);
 
 	if (take_irq(&g->tx_irq_pending))
 		stat_add(&g->stats.tx_irqs, 1);
-	while (queue_more_used(q)) {
+	for (; q->last_used != used; q->last_used++) {
 		const struct vring_used_elem *e = &q->used->ring[q->last_used & (q->size - 1)];
+		unsigned int n = queue_detach(q, e->id, &g->pool[g->pool_n], DRV_CHAIN_MAX);
 
-		g->tx_free[g->tx_nfree++] = (uint16_t)e->id;
-		q->last_used++;
+		if (!n)
+			stat_add(&g->stats.bad, 1);
+		g->pool_n += n;
 	}
 	queue_set_used_event(q, q->last_used);
 }
@@ -263,39 +338,58 @@ static bool answer(struct drv_guest *g, uint8_t *buf, uint32_t len)
 
 /*
  * One received packet, in as many buffers as virtio-net's num_buffers says
- * (mergeable buffers, §5.1.6.4; vsock's take one), copied out, turned
- * round and queued for transmission; each buffer goes straight back to
- * the receiveq.
+ * (mergeable buffers, §5.1.6.4; vsock's take one), turned round where it
+ * lies and queued for transmission in those buffers, header and all, as
+ * testpmd's mac forwarding sends the mbuf it received; draining, the
+ * buffers go back to the pool. The receive queue is refilled from the pool
+ * after the poll.
  */
-static void rx_one(struct drv_guest *g, bool echo)
+static bool rx_one(struct drv_guest *g, bool echo)
 {
 	struct drv_queue *q = &g->rx;
-	const struct vring_used_elem *e = &q->used->ring[q->last_used & (q->size - 1)];
-	const uint8_t *buf = gpa_ptr(g, g->rx_bufs + (uint64_t)e->id * g->rx_buf);
-	const struct virtio_net_hdr_v1 *hdr = (const void *)buf;
-	unsigned int buffers = g->kind == DRV_NET && hdr->num_buffers ? hdr->num_buffers : 1;
-	uint32_t copied = 0;
-	uint16_t tx_id = 0;
-	uint8_t *out = echo ? tx_buf(g, &tx_id) : NULL;
+	uint16_t bufs[DRV_CHAIN_MAX];
+	uint32_t lens[DRV_CHAIN_MAX], total = 0;
+	unsigned int buffers = 1, n = 0;
+	bool ok = true;
 
-	for (unsigned int b = 0; b < buffers; b++) {
-		uint32_t id = e->id;
+	for (unsigned int b = 0; b < buffers; b++, q->last_used++) {
+		const struct vring_used_elem *e = &q->used->ring[q->last_used & (q->size - 1)];
 
-		if (out && copied + e->len <= TX_BUF)
-			memcpy(out + copied, buf, e->len);
-		copied += e->len;
-		queue_add(q, (uint16_t)id, g->rx_bufs + (uint64_t)id * g->rx_buf, g->rx_buf, true);
-		q->last_used++;
-		if (b + 1 < buffers) {
-			e = &q->used->ring[q->last_used & (q->size - 1)];
-			buf = gpa_ptr(g, g->rx_bufs + (uint64_t)e->id * g->rx_buf);
+		/* A packet's buffers are published together: one missing is the device's fault. */
+		if (b && !queue_more_used(q)) {
+			ok = false;
+			break;
+		}
+		if (n == DRV_CHAIN_MAX) {
+			g->pool_n += queue_detach(q, e->id, &g->pool[g->pool_n], 1);
+			ok = false;
+			continue;
+		}
+		if (!queue_detach(q, e->id, &bufs[n], 1)) {
+			ok = false;
+			continue;
+		}
+		lens[n] = e->len;
+		total += e->len;
+		if (n++ == 0 && g->kind == DRV_NET) {
+			const struct virtio_net_hdr_v1 *hdr = (const void *)buf_ptr(g, bufs[0]);
+
+			buffers = hdr->num_buffers ? hdr->num_buffers : 1;
 		}
 	}
-	if (!out)
-		return;
-	if (copied < g->hdr_size || copied > TX_BUF || !answer(g, out, copied - g->hdr_size))
+	/* The header, and virtio-net's Ethernet header, in the first buffer. */
+	ok = ok && n && lens[0] >= g->hdr_size + (g->kind == DRV_NET ? ETH_HLEN : 0);
+	if (!ok)
 		stat_add(&g->stats.bad, 1);
-	tx_add(g, tx_id, copied < g->hdr_size ? 0 : copied - g->hdr_size);
+	if (echo && ok) {
+		if (!answer(g, buf_ptr(g, bufs[0]), total - g->hdr_size))
+			stat_add(&g->stats.bad, 1);
+		queue_add(g, &g->tx, bufs, lens, n, false);
+		return true;
+	}
+	for (unsigned int b = 0; b < n; b++)
+		g->pool[g->pool_n++] = bufs[b];
+	return false;
 }
 
 /*
@@ -306,7 +400,7 @@ static void rx_one(struct drv_guest *g, bool echo)
 static unsigned int rx_poll(struct drv_guest *g, bool echo)
 {
 	struct drv_queue *q = &g->rx;
-	unsigned int n = 0;
+	unsigned int n = 0, sent = 0;
 
 	if (!g->napi) {
 		if (!take_irq(&g->rx_irq_pending))
@@ -316,11 +410,13 @@ static unsigned int rx_poll(struct drv_guest *g, bool echo)
 		/* virtqueue_disable_cb_split() with event index: no interrupt asked for. */
 		queue_set_used_event(q, 0);
 	}
-	while (n < DRV_NAPI_BUDGET && (!echo || g->tx_nfree) && queue_more_used(q)) {
-		rx_one(g, echo);
+	while (n < DRV_NAPI_BUDGET && (!echo || g->tx.nfree >= DRV_CHAIN_MAX) &&
+	       queue_more_used(q)) {
+		sent += rx_one(g, echo);
 		n++;
 	}
 	stat_add(&g->stats.received, n);
+	stat_add(&g->stats.sent, sent);
 	if (n < DRV_NAPI_BUDGET) {
 		queue_set_used_event(q, q->last_used);
 		__atomic_thread_fence(__ATOMIC_SEQ_CST);
@@ -335,8 +431,9 @@ unsigned int drv_guest_step(struct drv_guest *g, bool echo)
 
 	tx_reclaim(g);
 	n = rx_poll(g, echo);
-	if (echo)
-		stat_add(&g->stats.sent, n);
+	/* virtnet_receive(): a refill once more than half a budget's descriptors are free. */
+	if (g->rx.nfree > DRV_NAPI_BUDGET / 2)
+		rx_refill(g);
 	queue_publish(&g->rx);
 	queue_publish(&g->tx);
 	return n;

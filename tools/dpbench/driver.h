@@ -2,12 +2,13 @@
 /*
  * driver.h - a guest's virtio-net or virtio-vsock driver for tools/dpbench,
  * run by a host thread on another core than the sidecore's: split rings
- * with event index, receive buffers (mergeable for virtio-net) refilled as
- * they are consumed, the available index published with release and the
- * used index read with acquire, as Linux's virtio_net, vsock transport and
- * virtio_ring do (docs/data-path.md, "On the host's CPU"). Each packet
- * received is sent back: a frame with its MAC addresses swapped, a vsock
- * packet with its CIDs and ports.
+ * with event index, receive buffers (mergeable for virtio-net) refilled in
+ * batches from a pool of free buffers, the available index published with
+ * release and the used index read with acquire, as Linux's virtio_net,
+ * vsock transport and virtio_ring do (docs/data-path.md, "On the host's
+ * CPU"). Each packet received is sent back in the buffers it arrived in,
+ * as testpmd's mac forwarding sends the mbuf it received: a frame with its
+ * MAC addresses swapped, a vsock packet with its CIDs and ports.
  */
 #ifndef SIDECORE_TOOLS_DPBENCH_DRIVER_H
 #define SIDECORE_TOOLS_DPBENCH_DRIVER_H
@@ -23,12 +24,18 @@
 #include "virtio/virtq.h"
 
 #define DRV_QUEUE_MAX	256	/* virtio-net's queues; vsock's are 128 */
+#define DRV_POOL_MAX	(2 * DRV_QUEUE_MAX)	/* a full receiveq and a full transmitq */
 #define DRV_NAPI_BUDGET	64	/* receive entries a NAPI poll takes */
+#define DRV_CHAIN_MAX	4	/* buffers of one received packet the driver sends back */
 
 /* What a guest's device is, and so what its driver sends and answers. */
 enum drv_kind { DRV_NET, DRV_VSOCK };
 
-/* One split virtqueue, the driver's side (virtio 1.2 §2.7). */
+/*
+ * One split virtqueue, the driver's side (virtio 1.2 §2.7), with what
+ * Linux keeps beside it (desc_extra): the free descriptors, and for each
+ * descriptor in use the pool buffer it holds and the next of its chain.
+ */
 struct drv_queue {
 	uint16_t size;
 	struct vring_desc *desc;
@@ -38,8 +45,14 @@ struct drv_queue {
 	uint16_t avail_idx;	/* the driver's copy, published with release */
 	uint16_t kicked_at;	/* avail_idx when a notification was last considered */
 	uint16_t last_used;
+	uint16_t free[DRV_QUEUE_MAX];	/* descriptors not in use */
+	unsigned int nfree;
+	uint16_t buf[DRV_QUEUE_MAX];	/* DRV_NO_BUF: not in use, or not a pool buffer */
+	uint16_t next[DRV_QUEUE_MAX];	/* DRV_NO_BUF: the chain's last */
 	uint64_t notifies;	/* doorbells the driver would have written */
 };
+
+#define DRV_NO_BUF	0xffffu
 
 /* What the driver did; written by its thread only, read with relaxed loads. */
 struct drv_stats {
@@ -47,7 +60,7 @@ struct drv_stats {
 	uint64_t received;	/* frames taken from the receiveq */
 	uint64_t rx_irqs;	/* interrupts that scheduled the receive poll */
 	uint64_t tx_irqs;
-	uint64_t bad;		/* frames not the peer's, or of the wrong length */
+	uint64_t bad;		/* frames not the peer's or of the wrong length, used entries not ours */
 };
 
 struct drv_guest {
@@ -55,10 +68,10 @@ struct drv_guest {
 	enum drv_kind kind;
 	struct drv_queue rx, tx, event;	/* event: vsock's eventq */
 	uint32_t hdr_size;	/* the device's header before each packet's data */
-	uint32_t rx_buf;	/* bytes of each receive buffer */
-	uint64_t rx_bufs, tx_bufs;	/* gpa of buffer 0; buffer i follows at i * size */
-	uint16_t tx_free[DRV_QUEUE_MAX];	/* transmit descriptors not in use */
-	unsigned int tx_nfree;
+	uint32_t buf_size;	/* bytes of each buffer */
+	uint64_t bufs;		/* gpa of buffer 0; buffer i follows at i * buf_size */
+	uint16_t pool[DRV_POOL_MAX];	/* buffers on neither queue, last freed on top */
+	unsigned int pool_n;
 	bool napi;		/* the receive poll is scheduled */
 	uint8_t mac[ETH_ALEN];	/* virtio-net's addresses */
 	uint8_t peer[ETH_ALEN];
@@ -99,7 +112,7 @@ uint64_t drv_guest_ram_size(void);
 struct virtq_layout drv_guest_layout(const struct drv_queue *q);
 
 /**
- * drv_guest_fill_rx() - posts every receive buffer, once the device runs
+ * drv_guest_fill_rx() - fills the receive queue from the pool, once the device runs
  * @g: the guest
  */
 void drv_guest_fill_rx(struct drv_guest *g);
@@ -107,7 +120,7 @@ void drv_guest_fill_rx(struct drv_guest *g);
 /**
  * drv_guest_burst() - sends packets to the peer, as "start tx_first" does
  * @g: the guest
- * @count: packets, at most the free transmit descriptors
+ * @count: packets, at most the free transmit descriptors and pool buffers
  *
  * Return: packets sent.
  */
@@ -118,10 +131,12 @@ unsigned int drv_guest_burst(struct drv_guest *g, unsigned int count);
  * @g: the guest
  * @echo: send each received frame back; false drains without answering
  *
- * Reclaims transmit buffers; runs the receive poll when an interrupt
- * scheduled it (or it did not finish), echoing each packet to where it came
- * from while transmit descriptors are free; publishes both queues and
- * counts the notifications event index would have asked for.
+ * Reclaims transmit buffers into the pool; runs the receive poll when an
+ * interrupt scheduled it (or it did not finish), sending each packet back
+ * to where it came from in its own buffers while transmit descriptors are
+ * free, and refills the receive queue from the pool once half a budget of
+ * it is free; publishes both queues once and counts the notifications
+ * event index would have asked for.
  *
  * Return: frames received.
  */
