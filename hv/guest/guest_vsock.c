@@ -100,6 +100,7 @@ bool guest_vsock_create(struct guest *g, struct sidecore *sc, uint32_t cid)
 		/* Off unless the guest's section asks for it (docs/config.md). */
 		.snapshot = g->config->vsock_counters ? guest_vsock_snapshot : NULL,
 		.stall_timeout = tsc_hz() / 1000 * VIRTIO_VSOCK_STALL_MS,
+		.tx_holdoff = sc->tx_holdoff,
 		.counters_interval = tsc_hz() / 1000 * VIRTIO_VSOCK_COUNTERS_MS,
 		.request_interval = tsc_hz() / VIRTIO_VSOCK_HOST_REQUESTS,
 	};

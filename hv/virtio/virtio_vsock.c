@@ -171,7 +171,7 @@ static const char *virtio_vsock_init(struct virtio_dev *vdev,
 	dev->snapshot = params->snapshot;
 	dev->cid = params->cid;
 	dev->stall_timeout = params->stall_timeout;
-	dev->tx_holdoff = params->stall_timeout / VIRTIO_VSOCK_STALL_MS * VIRTIO_VSOCK_TX_HOLDOFF_MS;
+	dev->tx_holdoff = params->tx_holdoff;
 	dev->counters_interval = params->counters_interval;
 	/* Kept through resets: a driver that resets its device starts no fuller. */
 	dev->requests_bounded = params->request_interval != 0;

@@ -100,11 +100,9 @@
  * How long a transmit completion may be held back (docs/data-path.md,
  * "Completion moderation"): Linux's driver reclaims its transmit buffers
  * only in answer to the transmitq's interrupt, so one per pass costs the
- * guest an interrupt and a worker's run per packet. The params carry no
- * clock of their own for it: it is stall_timeout's, a millisecond being
- * stall_timeout / VIRTIO_VSOCK_STALL_MS.
+ * guest an interrupt and a worker's run per packet. The sidecore's hold,
+ * SIDECORE_TX_HOLDOFF_US, is the params' tx_holdoff, as virtio-net's.
  */
-#define VIRTIO_VSOCK_TX_HOLDOFF_MS	1
 /*
  * Entries of each queue. Linux keeps its receiveq full of 4 KiB buffers,
  * so that a 64 KiB packet, cut into 16 of them, always finds room while
@@ -281,6 +279,7 @@ struct virtio_vsock_params {
 	struct virtio_vsock_domain *domain;	/* whose lock the device is served under */
 	virtio_vsock_snapshot_fn snapshot;	/* NULL: no counters service */
 	uint64_t stall_timeout;	/* VIRTIO_VSOCK_STALL_MS in the units of flush's now */
+	uint64_t tx_holdoff;	/* how long a transmit completion is held, same units; 0: not */
 	uint64_t counters_interval;	/* VIRTIO_VSOCK_COUNTERS_MS, in the same units */
 	/* One second / VIRTIO_VSOCK_HOST_REQUESTS in the same units; 0: no bound. */
 	uint64_t request_interval;

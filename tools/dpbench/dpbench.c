@@ -151,6 +151,7 @@ static void device_init(struct world *w, struct bench_guest *g, enum drv_kind ki
 		.table = &w->table,
 		.domain = vsock_domain_init(&w->domain[sidecore], sc),
 		.stall_timeout = host_tsc_hz / 1000 * VIRTIO_VSOCK_STALL_MS,
+		.tx_holdoff = sc->tx_holdoff,
 		.counters_interval = host_tsc_hz / 1000 * VIRTIO_VSOCK_COUNTERS_MS,
 		.request_interval = host_tsc_hz / VIRTIO_VSOCK_HOST_REQUESTS,
 	};
