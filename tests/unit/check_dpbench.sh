@@ -11,22 +11,12 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 
 tool=build/dpbench
-count=0
-failed=0
+. tests/unit/tap.sh
 
-# check NAME CONDITION...: one TAP line; on failure, what the tool said.
-check() {
-	local name=$1
-	shift
-	count=$((count + 1))
-	if "$@"; then
-		echo "ok $count - $name"
-	else
-		echo "not ok $count - $name"
-		failed=$((failed + 1))
-		echo "# exit status $status"
-		sed 's/^/# output: /' <<<"$out"
-	fi
+# What the tool said, for a failed check.
+check_detail() {
+	echo "# exit status $status"
+	sed 's/^/# output: /' <<<"$out"
 }
 
 for scenario in net rings vsock; do
@@ -46,5 +36,4 @@ for scenario in net rings vsock; do
 	check "$scenario: a rate and a cost" awk -v m="${mpps:-0}" -v c="${cycles:-0}" \
 		'BEGIN { exit !(m > 0 && c > 0) }'
 done
-echo "1..$count"
-[ "$failed" -eq 0 ]
+tap_plan

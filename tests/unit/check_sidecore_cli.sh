@@ -16,8 +16,7 @@ demo=docs/examples/sidecore.conf
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-count=0
-failed=0
+. tests/unit/tap.sh
 
 # run ARGS...: runs the tool; its status, stdout and stderr land in
 # $status, $work/out and $work/err.
@@ -26,20 +25,11 @@ run() {
 	status=$?
 }
 
-# check NAME CONDITION...: one TAP line; on failure, what the tool said.
-check() {
-	local name=$1
-	shift
-	count=$((count + 1))
-	if "$@"; then
-		echo "ok $count - $name"
-	else
-		echo "not ok $count - $name"
-		failed=$((failed + 1))
-		echo "# exit status $status"
-		sed 's/^/# stdout: /' "$work/out"
-		sed 's/^/# stderr: /' "$work/err"
-	fi
+# What the tool said, for a failed check.
+check_detail() {
+	echo "# exit status $status"
+	sed 's/^/# stdout: /' "$work/out"
+	sed 's/^/# stderr: /' "$work/err"
 }
 
 status_is() { [ "$status" -eq "$1" ]; }
@@ -327,5 +317,4 @@ run help
 check "help lists check, plan and stat" \
 	eval 'out_has "check [--mem MIB] CONFIG [ACPI]" && out_has "plan [--mem MIB] CONFIG ACPI" && out_has "stat [--once] [--json] CONSOLE"'
 
-echo "1..$count"
-[ "$failed" -eq 0 ]
+tap_plan
