@@ -928,6 +928,21 @@ static void test_port_watch_late_queue(void **state)
 }
 
 /*
+ * A request from a to b at now, held at a, and b's response, delivered to
+ * a ten clock units later.
+ */
+static void request_response(struct world *w, struct guest *a, struct guest *b, uint64_t now)
+{
+	guest_send(w, a, b->mac, 64);
+	virtio_net_poll_tx(&a->dev, 32);
+	virtio_net_flush(&a->dev, now);
+	virtio_net_flush(&b->dev, now);
+	guest_send(w, b, a->mac, 80);
+	virtio_net_poll_tx(&b->dev, 32);
+	virtio_net_flush(&a->dev, now + 10);
+}
+
+/*
  * A receive publishes held completions with it; a driver that reclaims them
  * in its receive poll (and moves used_event past them) gets no transmit
  * interrupt at the deadline.
@@ -944,13 +959,7 @@ static void test_tx_holdoff_rides_on_receive(void **state)
 	post_rx_buffers(a, 8, 2048);
 	post_rx_buffers(b, 8, 2048);
 	vring_driver_set_used_event(&a->tx, 0);
-	guest_send(w, a, b->mac, 64);
-	virtio_net_poll_tx(&a->dev, 32);
-	virtio_net_flush(&a->dev, 0);
-	virtio_net_flush(&b->dev, 0);
-	guest_send(w, b, a->mac, 80);
-	virtio_net_poll_tx(&b->dev, 32);
-	virtio_net_flush(&a->dev, 10);
+	request_response(w, a, b, 0);
 	assert_int_equal(vring_driver_used_idx(&a->tx), 1);
 	assert_int_equal(a->interrupts[VIRTIO_NET_RX_QUEUE], 1);
 	assert_int_equal(a->interrupts[VIRTIO_NET_TX_QUEUE], 0);
@@ -980,16 +989,9 @@ static void test_tx_holdoff_fresh_after_ride(void **state)
 	post_rx_buffers(a, 8, 2048);
 	post_rx_buffers(b, 8, 2048);
 	for (unsigned int i = 0; i < 2; i++) {
-		/* The request: held, its deadline running from the first. */
+		/* The request's completion, held, rides with the response. */
 		vring_driver_set_used_event(&a->tx, (uint16_t)i);
-		guest_send(w, a, b->mac, 64);
-		virtio_net_poll_tx(&a->dev, 32);
-		virtio_net_flush(&a->dev, i * HOLDOFF);
-		virtio_net_flush(&b->dev, i * HOLDOFF);
-		/* The response publishes the completion with it. */
-		guest_send(w, b, a->mac, 80);
-		virtio_net_poll_tx(&b->dev, 32);
-		virtio_net_flush(&a->dev, i * HOLDOFF + 10);
+		request_response(w, a, b, i * HOLDOFF);
 		assert_int_equal(vring_driver_used_idx(&a->tx), i + 1);
 		assert_int_equal(guest_receive(w, a, &hdr), 80);
 		assert_true(vring_driver_take_used(&a->tx, &id, &len));
