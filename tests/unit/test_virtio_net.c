@@ -927,6 +927,15 @@ static void test_port_watch_late_queue(void **state)
 	assert_true(sidecore_port_ready(pa));
 }
 
+/* Both guests up with buffers posted, a's transmit completions held. */
+static void holdoff_both(struct world *w, struct guest *a, struct guest *b)
+{
+	configure_all(w, ALL);
+	a->dev.tx_holdoff = HOLDOFF;
+	post_rx_buffers(a, 8, 2048);
+	post_rx_buffers(b, 8, 2048);
+}
+
 /*
  * A request from a to b at now, held at a, and b's response, delivered to
  * a ten clock units later.
@@ -954,10 +963,7 @@ static void test_tx_holdoff_rides_on_receive(void **state)
 	struct virtio_net_hdr_v1 hdr;
 	uint32_t id, len;
 
-	configure_all(w, ALL);
-	a->dev.tx_holdoff = HOLDOFF;
-	post_rx_buffers(a, 8, 2048);
-	post_rx_buffers(b, 8, 2048);
+	holdoff_both(w, a, b);
 	vring_driver_set_used_event(&a->tx, 0);
 	request_response(w, a, b, 0);
 	assert_int_equal(vring_driver_used_idx(&a->tx), 1);
@@ -984,10 +990,7 @@ static void test_tx_holdoff_fresh_after_ride(void **state)
 	struct virtio_net_hdr_v1 hdr;
 	uint32_t id, len;
 
-	configure_all(w, ALL);
-	a->dev.tx_holdoff = HOLDOFF;
-	post_rx_buffers(a, 8, 2048);
-	post_rx_buffers(b, 8, 2048);
+	holdoff_both(w, a, b);
 	for (unsigned int i = 0; i < 2; i++) {
 		/* The request's completion, held, rides with the response. */
 		vring_driver_set_used_event(&a->tx, (uint16_t)i);
