@@ -169,9 +169,7 @@ static void virtio_net_reset(struct virtio_dev *vdev)
 		struct virtio_net_pair *pair = &dev->pair[i];
 
 		pair->rx_unpublished = false;
-		pair->tx_held = 0;
-		pair->tx_waiting = false;
-		pair->tx_rode = false;
+		tx_hold_reset(&pair->tx_hold);
 	}
 	/* §5.1.6.5.5: multiqueue is off again until the driver asks for it. */
 	dev->active_pairs = 1;
@@ -342,13 +340,7 @@ static unsigned int virtio_net_poll_txq(struct virtio_net *dev, unsigned int ind
 		return done;
 	}
 	if (done && dev->tx_holdoff) {
-		pair->tx_held += done;
-		/*
-		 * Only the flush starts a deadline or finds half the queue
-		 * held; completions held under a running deadline wait for
-		 * it, or for a delivery, with no flush of their own.
-		 */
-		if (!pair->tx_waiting || pair->tx_held >= vq->size / 2)
+		if (tx_hold_note(&pair->tx_hold, done, vq->size))
 			dev->vdev.port.dirty = true;
 	} else if (done) {
 		virtq_publish(vq);
@@ -699,37 +691,13 @@ static void virtio_net_flush_pair(struct virtio_net *dev, unsigned int index, ui
 	struct virtq *rx = &dev->queue[VIRTIO_NET_RXQ(index)];
 	struct virtq *tx = &dev->queue[VIRTIO_NET_TXQ(index)];
 	bool received = pair->rx_unpublished;
-	bool due;
+	bool due = tx_hold_due(&pair->tx_hold, now, dev->tx_holdoff, tx->size);
 
-	if (pair->tx_held && !pair->tx_waiting) {
-		pair->tx_waiting = true;
-		pair->tx_deadline = now + dev->tx_holdoff;
-	}
-	due = pair->tx_waiting && (now >= pair->tx_deadline || pair->tx_held >= tx->size / 2);
-	/*
-	 * What the deadline was started for went out with a receive; what is
-	 * held now came after that receive, so it gets a holdoff of its own
-	 * and the interrupt check waits with it. Request/response traffic
-	 * thus takes no transmit interrupt: each request's completion rides
-	 * with its response.
-	 */
-	if (due && pair->tx_rode && pair->tx_held && pair->tx_held < tx->size / 2) {
-		pair->tx_rode = false;
-		pair->tx_deadline = now + dev->tx_holdoff;
-		due = false;
-	}
 	/* Before the receive entries: the guest's receive poll reclaims these too. */
-	if (pair->tx_held && (due || received)) {
+	if (tx_hold_release(&pair->tx_hold, due, received))
 		virtq_publish(tx);
-		pair->tx_held = 0;
-		pair->tx_rode = !due;
-	}
-	if (due) {
-		pair->tx_waiting = false;
-		pair->tx_rode = false;
-		if (virtq_needs_interrupt(tx))
-			dev->vdev.interrupt(&dev->vdev, VIRTIO_NET_TXQ(index));
-	}
+	if (due && virtq_needs_interrupt(tx))
+		dev->vdev.interrupt(&dev->vdev, VIRTIO_NET_TXQ(index));
 	if (!received)
 		return;
 	pair->rx_unpublished = false;
@@ -744,11 +712,8 @@ void virtio_net_flush(struct virtio_net *dev, uint64_t now)
 
 	/* Every pair: one the driver just switched off may still hold entries. */
 	for (unsigned int i = 0; i < dev->max_pairs; i++) {
-		const struct virtio_net_pair *pair = &dev->pair[i];
-
 		virtio_net_flush_pair(dev, i, now);
-		if (pair->tx_waiting && (!deadline || pair->tx_deadline < deadline))
-			deadline = pair->tx_deadline;
+		deadline = tx_hold_earliest(&dev->pair[i].tx_hold, deadline);
 	}
 	/* Held completions wait for the earliest deadline, or for a pass that delivers. */
 	dev->vdev.port.dirty = false;

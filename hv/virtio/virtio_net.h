@@ -24,6 +24,7 @@
 #include <linux/virtio_net.h>
 
 #include "net/net.h"
+#include "virtio/tx_hold.h"
 #include "virtio/virtio_dev.h"
 #include "virtio/virtq.h"
 
@@ -60,11 +61,7 @@ struct virtio_net_queue_stats {
 /* A queue pair's publishing state; its queues are queue[RXQ(i)] and queue[TXQ(i)]. */
 struct virtio_net_pair {
 	bool rx_unpublished;	/* receive entries pushed but not yet published */
-	/* Transmit completion moderation (virtio_net_flush()). */
-	bool tx_waiting;	/* completions not yet considered for an interrupt */
-	bool tx_rode;		/* held ones went out with a receive since the deadline began */
-	uint16_t tx_held;	/* completions pushed but not yet published */
-	uint64_t tx_deadline;	/* when held completions are published and signalled */
+	struct tx_hold tx_hold;	/* the transmitq's held completions (virtio_net_flush()) */
 	struct virtio_net_queue_stats stats;	/* kept across resets, as the port's */
 };
 

@@ -206,8 +206,7 @@ static void virtio_vsock_reset(struct virtio_dev *vdev)
 
 	dev->rx_unpublished = false;
 	dev->rx_wanted = false;
-	dev->tx_held = 0;
-	dev->tx_waiting = false;
+	tx_hold_reset(&dev->tx_hold);
 	dev->parked_count = 0;
 	dev->request_held = false;
 	memset(dev->reset, 0, sizeof(dev->reset));
@@ -670,8 +669,10 @@ static void vsock_blocked_add(struct virtio_vsock *dev, struct vsock_blocked *b,
 /* The device wrote nothing into a transmit buffer. */
 static void virtio_vsock_complete(struct virtio_vsock *dev, uint16_t head)
 {
-	virtq_push(&dev->queue[VIRTIO_VSOCK_TX_QUEUE], head, 0);
-	dev->tx_held++;
+	struct virtq *tx = &dev->queue[VIRTIO_VSOCK_TX_QUEUE];
+
+	virtq_push(tx, head, 0);
+	tx_hold_note(&dev->tx_hold, 1, tx->size);
 	dev->vdev.port.dirty = true;
 }
 
@@ -858,22 +859,17 @@ unsigned int virtio_vsock_poll_tx(struct virtio_vsock *dev, unsigned int budget)
  * the guest waits for them (its credit comes in the peer's headers). Unlike
  * virtio-net's they do not ride along with a receive: Linux's vsock receive
  * work does not reclaim transmit buffers, so they would wait for the
- * transmitq's interrupt all the same.
+ * transmitq's interrupt all the same, and the fresh holdoff a ride earns
+ * would only put that interrupt off (docs/data-path.md, "vsock").
  */
 static void virtio_vsock_flush_tx(struct virtio_vsock *dev, uint64_t now)
 {
 	struct virtq *tx = &dev->queue[VIRTIO_VSOCK_TX_QUEUE];
+	bool due = tx_hold_due(&dev->tx_hold, now, dev->tx_holdoff, tx->size);
 
-	if (dev->tx_held && !dev->tx_waiting) {
-		dev->tx_waiting = true;
-		dev->tx_deadline = now + dev->tx_holdoff;
-	}
-	if (!dev->tx_waiting || (now < dev->tx_deadline && dev->tx_held < tx->size / 2))
-		return;
-	dev->tx_held = 0;
-	dev->tx_waiting = false;
-	virtq_publish(tx);
-	if (virtq_needs_interrupt(tx))
+	if (tx_hold_release(&dev->tx_hold, due, false))
+		virtq_publish(tx);
+	if (due && virtq_needs_interrupt(tx))
 		dev->vdev.interrupt(&dev->vdev, VIRTIO_VSOCK_TX_QUEUE);
 }
 
@@ -891,7 +887,7 @@ void virtio_vsock_flush(struct virtio_vsock *dev, uint64_t now)
 	dev->now = now;
 	dev->vdev.port.dirty = false;
 	/* Held completions wait for their deadline, or for a pass that moves more. */
-	dev->vdev.port.deadline = dev->tx_waiting ? dev->tx_deadline : 0;
+	dev->vdev.port.deadline = tx_hold_earliest(&dev->tx_hold, 0);
 }
 
 /* The pass's clock, for what this poll parks or rate-limits. */

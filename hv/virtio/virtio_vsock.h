@@ -33,6 +33,7 @@
 #include "config/config_limits.h"
 #include "lib/ratelimit.h"
 #include "net/net.h"
+#include "virtio/tx_hold.h"
 #include "virtio/virtio_dev.h"
 #include "virtio/virtq.h"
 
@@ -236,9 +237,7 @@ struct virtio_vsock {
 	uint64_t cid;
 	bool rx_unpublished;	/* receive entries pushed but not yet published */
 	bool rx_wanted;		/* another's packet waits for its buffers: RSTs give way */
-	uint16_t tx_held;	/* transmit entries pushed but not yet published */
-	bool tx_waiting;	/* ... since the flush that set tx_deadline */
-	uint64_t tx_deadline;	/* the clock at which they are published */
+	struct tx_hold tx_hold;	/* the transmitq's held completions */
 	uint64_t tx_holdoff;	/* clock units a transmit completion may be held; 0: none */
 	uint64_t now;		/* the clock at the last flush */
 	uint64_t stall_timeout;	/* clock units a head packet may wait */

@@ -959,10 +959,10 @@ static void test_mq_reset_returns_to_one_pair(void **state)
 	m->dev.tx_holdoff = HOLDOFF;
 	send_on(w, m, 2, flow_frame(w, m, s, SPORT, 0, false));
 	run_pass(w, 0);
-	assert_int_equal(m->dev.pair[2].tx_held, 1);
+	assert_int_equal(m->dev.pair[2].tx_hold.held, 1);
 	virtio_dev_reset(&m->dev.vdev);
 	assert_int_equal(m->dev.active_pairs, 1);
-	assert_int_equal(m->dev.pair[2].tx_held, 0);
+	assert_int_equal(m->dev.pair[2].tx_hold.held, 0);
 	assert_int_equal(m->dev.pair[2].stats.tx_packets, 1);
 	assert_false(m->dev.ctrl.ready);
 
