@@ -6,7 +6,9 @@
  * until a receive carries them, half the queue is held or a holdoff has
  * passed; only then is the transmitq's interrupt considered. This is the
  * state and its rules; the device publishes and signals its own queue as
- * the functions tell it, in any clock it passes as now.
+ * the functions tell it, in any clock it passes as now. Inline, since a
+ * request/response hop runs them in every flush: as calls they cost it
+ * some 40 instructions (docs/data-path.md, "Profile").
  */
 #ifndef SIDECORE_VIRTIO_TX_HOLD_H
 #define SIDECORE_VIRTIO_TX_HOLD_H
@@ -34,7 +36,11 @@ struct tx_hold {
  * Return: whether the port must be flushed for them (no deadline runs yet,
  * or half the queue is held).
  */
-bool tx_hold_note(struct tx_hold *hold, unsigned int done, uint16_t size);
+static inline bool tx_hold_note(struct tx_hold *hold, unsigned int done, uint16_t size)
+{
+	hold->held += done;
+	return !hold->waiting || hold->held >= size / 2;
+}
 
 /**
  * tx_hold_due() - at a flush, whether the held completions are due.
@@ -51,7 +57,29 @@ bool tx_hold_note(struct tx_hold *hold, unsigned int done, uint16_t size);
  * Return: true when the caller is to consider the transmitq's interrupt,
  * after tx_hold_release().
  */
-bool tx_hold_due(struct tx_hold *hold, uint64_t now, uint64_t holdoff, uint16_t size);
+static inline bool tx_hold_due(struct tx_hold *hold, uint64_t now, uint64_t holdoff,
+			       uint16_t size)
+{
+	bool due;
+
+	if (hold->held && !hold->waiting) {
+		hold->waiting = true;
+		hold->deadline = now + holdoff;
+	}
+	due = hold->waiting && (now >= hold->deadline || hold->held >= size / 2);
+	/*
+	 * What the deadline was started for went out with a receive; what is
+	 * held now came after that receive. Request/response traffic thus
+	 * takes no transmit interrupt: each request's completion rides with
+	 * its response.
+	 */
+	if (due && hold->rode && hold->held && hold->held < size / 2) {
+		hold->rode = false;
+		hold->deadline = now + holdoff;
+		due = false;
+	}
+	return due;
+}
 
 /**
  * tx_hold_release() - what of the held completions goes out at this flush.
@@ -66,7 +94,20 @@ bool tx_hold_due(struct tx_hold *hold, uint64_t now, uint64_t holdoff, uint16_t 
  * Return: whether the caller publishes the transmitq now, before the
  * receive entries.
  */
-bool tx_hold_release(struct tx_hold *hold, bool due, bool received);
+static inline bool tx_hold_release(struct tx_hold *hold, bool due, bool received)
+{
+	bool publish = hold->held && (due || received);
+
+	if (publish) {
+		hold->held = 0;
+		hold->rode = !due;
+	}
+	if (due) {
+		hold->waiting = false;
+		hold->rode = false;
+	}
+	return publish;
+}
 
 /**
  * tx_hold_earliest() - fold a hold's running deadline into the port's.
@@ -76,12 +117,20 @@ bool tx_hold_release(struct tx_hold *hold, bool due, bool received);
  * Return: the earlier of @deadline and the hold's deadline, @deadline
  * itself when no deadline runs.
  */
-uint64_t tx_hold_earliest(const struct tx_hold *hold, uint64_t deadline);
+static inline uint64_t tx_hold_earliest(const struct tx_hold *hold, uint64_t deadline)
+{
+	if (hold->waiting && (!deadline || hold->deadline < deadline))
+		return hold->deadline;
+	return deadline;
+}
 
 /**
  * tx_hold_reset() - forget what is held, with the rings of a reset device.
  * @hold: the transmitq's hold
  */
-void tx_hold_reset(struct tx_hold *hold);
+static inline void tx_hold_reset(struct tx_hold *hold)
+{
+	*hold = (struct tx_hold){ .held = 0 };
+}
 
 #endif

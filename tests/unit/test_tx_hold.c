@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_tx_hold.c - unit tests for hv/virtio/tx_hold.c, the transmit
+ * test_tx_hold.c - unit tests for hv/virtio/tx_hold.h, the transmit
  * completions virtio-net's pairs and virtio-vsock hold back: which notes
  * ask for a flush, the deadline a flush starts, half a queue, the ride
  * along with a receive and the fresh holdoff after it, a hold that never
