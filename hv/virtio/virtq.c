@@ -21,6 +21,23 @@
 #define PREFETCH_DESC	4
 #define PREFETCH_BUF	2
 
+/* Set at boot, before any device runs; read only after. */
+static bool prefetchw;
+
+void virtq_use_prefetchw(bool present)
+{
+	prefetchw = present;
+}
+
+/* A line about to be written, fetched for ownership where the CPU can. */
+static inline void virtq_prefetch_write(const void *p)
+{
+	if (prefetchw)
+		asm volatile("prefetchw %0" : : "m"(*(const char *)p));
+	else
+		__builtin_prefetch(p, 1);
+}
+
 /*
  * With notifications disabled under EVENT_IDX, avail_event is parked where
  * the driver cannot reach it. The driver notifies when avail_event lies in
@@ -327,7 +344,7 @@ static void virtq_prefetch(const struct virtq *vq)
 	virtq_read_desc((const uint8_t *)vq->desc, next & mask, &d);
 	data = guest_mem_map(vq->mem, d.addr, 1);
 	if (data && d.flags & VRING_DESC_F_WRITE)
-		__builtin_prefetch(data, 1);
+		virtq_prefetch_write(data);
 	else if (data)
 		__builtin_prefetch(data, 0);
 }
