@@ -45,6 +45,9 @@
 #define RFLAGS_ZF	(1ull << 6)
 #define RFLAGS_IF	(1ull << 9)
 
+/* CPUID.80000001H:ECX[8] (SDM Vol. 2A, CPUID): PREFETCHW exists. */
+#define CPUID_80000001_ECX_PRFCHW	(1u << 8)
+
 struct cpuid_regs {
 	uint32_t eax, ebx, ecx, edx;
 };

@@ -30,6 +30,7 @@
 #include "platform/topology.h"
 #include "sidecore/sidecore.h"
 #include "sidecore/uplink.h"
+#include "virtio/virtq.h"
 #include "vmx/vmx.h"
 
 #define MIB ((uint64_t)1 << 20)
@@ -444,6 +445,8 @@ void hv_main(uint32_t magic, const void *mbi)
 	main_probe_vmx(bsp_cpu);
 
 	guests_assign_roles(&topo, &config);
+	virtq_use_prefetchw(cpuid(0x80000000, 0).eax >= 0x80000001 &&
+			    cpuid(0x80000001, 0).ecx & CPUID_80000001_ECX_PRFCHW);
 	sidecore_setup();
 	main_print_nodes();
 	main_print_vmx();

@@ -17,6 +17,27 @@
 #include "lib/log.h"
 #include "virtio/virtq.h"
 
+/* Pops ahead of the one served that virtq_prefetch() reaches (docs/data-path.md). */
+#define PREFETCH_DESC	4
+#define PREFETCH_BUF	2
+
+/* Set at boot, before any device runs; read only after. */
+static bool prefetchw;
+
+void virtq_use_prefetchw(bool present)
+{
+	prefetchw = present;
+}
+
+/* A line about to be written, fetched for ownership where the CPU can. */
+static inline void virtq_prefetch_write(const void *p)
+{
+	if (prefetchw)
+		asm volatile("prefetchw %0" : : "m"(*(const char *)p));
+	else
+		__builtin_prefetch(p, 1);
+}
+
 /*
  * With notifications disabled under EVENT_IDX, avail_event is parked where
  * the driver cannot reach it. The driver notifies when avail_event lies in
@@ -297,10 +318,12 @@ static inline int virtq_walk_chain(struct virtq *vq, uint16_t head, struct virtq
 }
 
 /*
- * While pop n is served, the descriptor of n + 2 and the buffer of n + 1
- * are fetched into the cache: the driver wrote them on another core. Only
- * published entries are looked at; the descriptor read here is a hint,
- * bounds-checked like any address, and the walk reads and checks it again.
+ * While pop n is served, the descriptor of n + PREFETCH_DESC and the
+ * buffer of n + PREFETCH_BUF are fetched into the cache: the driver wrote
+ * them on another core, and a miss there costs more than a pop's work, so
+ * several are kept in flight. Only published entries are looked at; the
+ * descriptor read for the buffer's address is a hint, bounds-checked like
+ * any address, and the walk reads and checks it again.
  */
 static void virtq_prefetch(const struct virtq *vq)
 {
@@ -309,18 +332,19 @@ static void virtq_prefetch(const struct virtq *vq)
 	uint16_t next;
 	void *data;
 
-	if (!ahead)
-		return;
-	if (ahead > 1) {
-		next = __atomic_load_n(&vq->avail->ring[(vq->last_avail_idx + 1) & mask],
+	if (ahead > PREFETCH_DESC) {
+		next = __atomic_load_n(&vq->avail->ring[(vq->last_avail_idx + PREFETCH_DESC) & mask],
 				       __ATOMIC_RELAXED);
 		__builtin_prefetch(&vq->desc[next & mask]);
 	}
-	next = __atomic_load_n(&vq->avail->ring[vq->last_avail_idx & mask], __ATOMIC_RELAXED);
+	if (ahead <= PREFETCH_BUF)
+		return;
+	next = __atomic_load_n(&vq->avail->ring[(vq->last_avail_idx + PREFETCH_BUF) & mask],
+			       __ATOMIC_RELAXED);
 	virtq_read_desc((const uint8_t *)vq->desc, next & mask, &d);
 	data = guest_mem_map(vq->mem, d.addr, 1);
 	if (data && d.flags & VRING_DESC_F_WRITE)
-		__builtin_prefetch(data, 1);
+		virtq_prefetch_write(data);
 	else if (data)
 		__builtin_prefetch(data, 0);
 }

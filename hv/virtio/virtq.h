@@ -87,6 +87,17 @@ struct virtq {
 };
 
 /**
+ * virtq_use_prefetchw() - say whether the CPU has PREFETCHW, once at boot.
+ * @present: CPUID.80000001H:ECX.PRFCHW[bit 8]
+ *
+ * A receive buffer is then fetched ahead in the state a store needs,
+ * rather than shared with the driver's core and taken from it again at
+ * the copy (docs/data-path.md, "One pass of the poll loop"). Without it
+ * the instruction may fault, and a plain prefetch stands in.
+ */
+void virtq_use_prefetchw(bool present);
+
+/**
  * virtq_init() - prepare a queue slot of a device; the queue starts disabled.
  * @vq: the queue
  * @mem: the guest's RAM, which every ring and buffer address must lie in

@@ -2,7 +2,7 @@
 /*
  * test_copy.c - unit tests for hv/lib/copy.h: each copy and fill routine at
  * every source and destination alignment within a cache word and every
- * length from 0 to 4096, against a byte-loop reference, with guard bytes
+ * length from 8 (the least they take) to 4096, against a byte-loop reference, with guard bytes
  * on both sides that must stay untouched.
  */
 #include <setjmp.h>
@@ -15,6 +15,7 @@
 
 #include "lib/copy.h"
 
+#define MIN_LEN		8
 #define MAX_LEN		4096
 #define ALIGNS		8	/* a qword: every offset the word loop can see */
 #define GUARD		32
@@ -37,7 +38,7 @@ static void check_copy(copy_fn copy)
 		src_buf[i] = (uint8_t)(i * 7 + 3);
 	for (unsigned int sa = 0; sa < ALIGNS; sa++) {
 		for (unsigned int da = 0; da < ALIGNS; da++) {
-			for (size_t len = 0; len <= MAX_LEN; len++) {
+			for (size_t len = MIN_LEN; len <= MAX_LEN; len++) {
 				uint8_t *dst = dst_buf + GUARD + da;
 
 				memset(dst_buf, 0xa5, sizeof(dst_buf));
@@ -55,7 +56,7 @@ static void check_copy(copy_fn copy)
 static void check_fill(fill_fn fill)
 {
 	for (unsigned int da = 0; da < ALIGNS; da++) {
-		for (size_t len = 0; len <= MAX_LEN; len++) {
+		for (size_t len = MIN_LEN; len <= MAX_LEN; len++) {
 			uint8_t c = (uint8_t)(len * 13 + da);
 
 			memset(dst_buf, 0xa5, sizeof(dst_buf));
@@ -81,16 +82,25 @@ static void test_fill_qwords(void **state)
 	check_fill(fill_qwords);
 }
 
-/* memmove's forward case reuses the copy: an overlap with dst below src. */
+/*
+ * memmove's forward case reuses the copy: an overlap with dst below src, at
+ * every destination alignment, so the ends' moves meet the REP's bytes.
+ */
 static void test_copy_overlap_forward(void **state)
 {
+	static const size_t lens[] = { 65, 71, 200, 1000 };
+
 	(void)state;
 	for (size_t shift = 1; shift <= 16; shift++) {
-		for (size_t i = 0; i < BUF_SIZE; i++)
-			src_buf[i] = ref_buf[i] = (uint8_t)i;
-		copy_qwords(src_buf, src_buf + shift, 1000);
-		memmove(ref_buf, ref_buf + shift, 1000);
-		assert_memory_equal(src_buf, ref_buf, BUF_SIZE);
+		for (unsigned int da = 0; da < ALIGNS; da++) {
+			for (unsigned int l = 0; l < sizeof(lens) / sizeof(lens[0]); l++) {
+				for (size_t i = 0; i < BUF_SIZE; i++)
+					src_buf[i] = ref_buf[i] = (uint8_t)i;
+				copy_qwords(src_buf + da, src_buf + da + shift, lens[l]);
+				memmove(ref_buf + da, ref_buf + da + shift, lens[l]);
+				assert_memory_equal(src_buf, ref_buf, BUF_SIZE);
+			}
+		}
 	}
 }
 

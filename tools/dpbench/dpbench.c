@@ -14,6 +14,7 @@
  * spare), the drivers' on the next core.
  */
 #define _GNU_SOURCE
+#include <cpuid.h>
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -505,6 +506,14 @@ static unsigned int parse_sizes(const char *arg, unsigned int *sizes)
 	return n;
 }
 
+/* As the hypervisor asks at boot (hv/init/main.c). */
+static bool host_has_prefetchw(void)
+{
+	unsigned int eax, ebx, ecx, edx;
+
+	return __get_cpuid(0x80000001, &eax, &ebx, &ecx, &edx) && (ecx & (1u << 8));
+}
+
 int main(int argc, char **argv)
 {
 	unsigned int sizes[MAX_SIZES] = { 64, 128, 256, 512, 1024, 1518 }, nsizes = 6;
@@ -538,6 +547,7 @@ int main(int argc, char **argv)
 	if (!nsizes || !runs || runs > MAX_RUNS || !(seconds > 0))
 		usage();
 	host_tsc_hz = measure_tsc_hz();
+	virtq_use_prefetchw(host_has_prefetchw());
 	for (unsigned int s = 0; s < sizeof(scenarios) / sizeof(scenarios[0]); s++) {
 		const struct scenario *sc = &scenarios[s];
 
