@@ -5,7 +5,8 @@
 # for a fifth of a second per scenario: packets went both ways around the
 # echo loop, each packet a driver sent was received once (the devices'
 # counters agreeing with the drivers'), nothing was dropped, no doorbell
-# was rung and the receive side took interrupts. Prints TAP; exits 1 if
+# was rung and the receive side took interrupts; and the probe of the two
+# cores' distance answers. Prints TAP; exits 1 if
 # any test fails. Needs build/dpbench (make unit-bins builds it).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -36,4 +37,10 @@ for scenario in net rings vsock; do
 	check "$scenario: a rate and a cost" awk -v m="${mpps:-0}" -v c="${cycles:-0}" \
 		'BEGIN { exit !(m > 0 && c > 0) }'
 done
+out=$("$tool" --probe --csv 2>&1)
+status=$?
+IFS=, read -r name ticks ns <<<"$out"
+check "probe: exits 0" test "$status" -eq 0
+check "probe: a round trip in cycles and ns" awk -v n="${name:-}" -v t="${ticks:-0}" -v s="${ns:-0}" \
+	'BEGIN { exit !(n == "probe" && t > 0 && s > 0) }'
 tap_plan

@@ -29,6 +29,7 @@
 #include "net/spsc_ring.h"
 #include "sidecore/sidecore.h"
 #include "tools/dpbench/driver.h"
+#include "tools/dpbench/probe.h"
 #include "virtio/virtio_net.h"
 #include "virtio/virtio_vsock.h"
 #include "virtio/vsock_domain.h"
@@ -486,7 +487,8 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: dpbench [--scenario net|rings|vsock|all] [--sizes 64,128,...] [--seconds S]\n"
-		"               [--runs N] [--csv] [--check]\n");
+		"               [--runs N] [--csv] [--check]\n"
+		"       dpbench --probe [--csv]\n");
 	exit(2);
 }
 
@@ -506,6 +508,24 @@ static unsigned int parse_sizes(const char *arg, unsigned int *sizes)
 	return n;
 }
 
+/* The cores' distance, as the bench's threads will see it (probe.h). */
+static int print_probe(bool csv)
+{
+	double ticks = sysconf(_SC_NPROCESSORS_ONLN) > 1 ? probe_round_trip(0, 1) : 0;
+	double ns = ticks * 1e9 / (double)host_tsc_hz;
+
+	if (!ticks) {
+		fprintf(stderr, "dpbench: the probe needs two cores\n");
+		return 1;
+	}
+	if (csv)
+		printf("probe,%.1f,%.1f\n", ticks, ns);
+	else
+		printf("probe  a cache line from core 0 to core 1 and back: %.1f cycles, %.1f ns\n",
+		       ticks, ns);
+	return 0;
+}
+
 /* As the hypervisor asks at boot (hv/init/main.c). */
 static bool host_has_prefetchw(void)
 {
@@ -520,7 +540,7 @@ int main(int argc, char **argv)
 	unsigned int runs = 5;
 	double seconds = 2.0;
 	const char *which = "all";
-	bool csv = false, check = false, all_ok = true;
+	bool csv = false, check = false, probe = false, all_ok = true;
 	struct result results[MAX_RUNS];
 
 	for (int i = 1; i < argc; i++) {
@@ -530,6 +550,8 @@ int main(int argc, char **argv)
 			csv = true;
 		} else if (!strcmp(opt, "--check")) {
 			check = true;
+		} else if (!strcmp(opt, "--probe")) {
+			probe = true;
 		} else if (!val) {
 			usage();
 		} else if (!strcmp(opt, "--scenario")) {
@@ -547,6 +569,8 @@ int main(int argc, char **argv)
 	if (!nsizes || !runs || runs > MAX_RUNS || !(seconds > 0))
 		usage();
 	host_tsc_hz = measure_tsc_hz();
+	if (probe)
+		return print_probe(csv);
 	virtq_use_prefetchw(host_has_prefetchw());
 	for (unsigned int s = 0; s < sizeof(scenarios) / sizeof(scenarios[0]); s++) {
 		const struct scenario *sc = &scenarios[s];
