@@ -143,19 +143,11 @@ static inline void fill_small(uint8_t *d, uint8_t c, size_t n)
 	}
 }
 
-/* Fills SMALL_COPY < n <= MEDIUM_COPY bytes the way copy_medium() copies them. */
+/* Fills SMALL_COPY < n <= MEDIUM_COPY bytes: the first and the last 32. */
 static inline void fill_medium(uint8_t *d, uint8_t c, size_t n)
 {
-	uint64_t pattern = 0x0101010101010101ull * c;
-
-	store64(d, pattern);
-	store64(d + 8, pattern);
-	store64(d + 16, pattern);
-	store64(d + 24, pattern);
-	store64(d + n - 32, pattern);
-	store64(d + n - 24, pattern);
-	store64(d + n - 16, pattern);
-	store64(d + n - 8, pattern);
+	fill_small(d, c, SMALL_COPY);
+	fill_small(d + n - SMALL_COPY, c, SMALL_COPY);
 }
 
 void *(memcpy)(void *dst, const void *src, size_t n)
