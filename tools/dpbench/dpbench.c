@@ -584,8 +584,6 @@ int main(int argc, char **argv)
 	if (probe)
 		return print_probe(csv);
 	virtq_use_prefetchw(host_has_prefetchw());
-	drv_use_prefetchw(host_has_prefetchw());
-	drv_use_prefetchw(host_has_prefetchw());
 	for (unsigned int s = 0; s < sizeof(scenarios) / sizeof(scenarios[0]); s++) {
 		const struct scenario *sc = &scenarios[s];
 

@@ -23,7 +23,6 @@
 #define RAM_SIZE	(BUFS_GPA + BUF_AREA)
 #define VSOCK_BUF_ALLOC	(256 * 1024)	/* the socket buffer a stream grants */
 #define VSOCK_PORT	5201
-#define RX_AHEAD	2		/* used entries ahead a poll prefetches */
 
 _Static_assert(DRV_QUEUE_MAX * sizeof(struct vring_desc) + sizeof(struct vring_avail) +
 	       (DRV_QUEUE_MAX + 1) * sizeof(uint16_t) <= USED_OFFSET, "avail ring overlaps used");
@@ -38,14 +37,6 @@ _Static_assert(NET_BUF >= sizeof(struct virtio_net_hdr_v1) + ETH_FRAME_LEN,
 _Static_assert(VSOCK_BUF >= sizeof(struct virtio_vsock_hdr) + ETH_FRAME_LEN + 4,
 	       "a packet of the largest size does not fit a buffer");
 _Static_assert(DRV_POOL_MAX < DRV_NO_BUF, "a buffer's number is DRV_NO_BUF");
-
-/* Set before any driver runs. */
-static bool drv_prefetchw;
-
-void drv_use_prefetchw(bool present)
-{
-	drv_prefetchw = present;
-}
 
 /* Single writer: the driver's thread; readers load it relaxed. */
 static void stat_add(uint64_t *counter, uint64_t n)
@@ -402,30 +393,6 @@ static bool rx_one(struct drv_guest *g, bool echo)
 }
 
 /*
- * The header of the packet RX_AHEAD used entries on, which the poll will
- * read and turn round, asked for with intent to write, as testpmd's
- * forwarding prefetches the next packet of its burst: the device wrote
- * the line on its core.
- */
-static void rx_prefetch(const struct drv_guest *g)
-{
-	const struct drv_queue *q = &g->rx;
-	uint16_t at = (uint16_t)(q->last_used + RX_AHEAD);
-	uint16_t used = __atomic_load_n(&q->used->idx, __ATOMIC_ACQUIRE);
-	uint32_t id;
-
-	if ((uint16_t)(used - q->last_used) <= RX_AHEAD)
-		return;
-	id = q->used->ring[at & (q->size - 1)].id;
-	if (id >= q->size || q->buf[id] == DRV_NO_BUF)
-		return;
-	if (drv_prefetchw)
-		asm volatile("prefetchw %0" : : "m"(*buf_ptr(g, q->buf[id])));
-	else
-		__builtin_prefetch(buf_ptr(g, q->buf[id]), 1);
-}
-
-/*
  * virtnet_poll(): up to a budget of frames; done early, callbacks go back
  * on (used_event = last_used) and, after a full barrier, a used entry that
  * slipped in meanwhile keeps the poll scheduled (virtqueue_poll()).
@@ -445,7 +412,6 @@ static unsigned int rx_poll(struct drv_guest *g, bool echo)
 	}
 	while (n < DRV_NAPI_BUDGET && (!echo || g->tx.nfree >= DRV_CHAIN_MAX) &&
 	       queue_more_used(q)) {
-		rx_prefetch(g);
 		sent += rx_one(g, echo);
 		n++;
 	}

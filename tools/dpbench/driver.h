@@ -151,10 +151,4 @@ unsigned int drv_guest_step(struct drv_guest *g, bool echo);
  */
 void drv_guest_interrupt(struct drv_guest *g, bool rx);
 
-/**
- * drv_use_prefetchw() - say whether the CPU has PREFETCHW, before any driver runs
- * @present: CPUID.80000001H:ECX[8]
- */
-void drv_use_prefetchw(bool present);
-
 #endif
