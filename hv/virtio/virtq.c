@@ -20,6 +20,8 @@
 /* Pops ahead of the one served that virtq_prefetch() reaches (docs/data-path.md). */
 #define PREFETCH_DESC	4
 #define PREFETCH_BUF	2
+#define PREFETCH_BYTES	192	/* a small frame and its header, three lines */
+#define PREFETCH_LINE	64
 
 /* Set at boot, before any device runs; read only after. */
 static bool prefetchw;
@@ -319,18 +321,21 @@ static inline int virtq_walk_chain(struct virtq *vq, uint16_t head, struct virtq
 
 /*
  * While pop n is served, the descriptor of n + PREFETCH_DESC and the
- * buffer of n + PREFETCH_BUF are fetched into the cache: the driver wrote
- * them on another core, and a miss there costs more than a pop's work, so
- * several are kept in flight. Only published entries are looked at; the
- * descriptor read for the buffer's address is a hint, bounds-checked like
- * any address, and the walk reads and checks it again.
+ * first PREFETCH_BYTES of the buffer of n + PREFETCH_BUF are fetched into
+ * the cache: the driver wrote them on another core, and a miss there
+ * costs more than a pop's work, so several are kept in flight (beyond
+ * them a long copy's stream is the hardware prefetcher's). Only published
+ * entries are looked at; the descriptor read for the buffer's address is
+ * a hint, bounds-checked like any address, and the walk reads and checks
+ * it again.
  */
 static void virtq_prefetch(const struct virtq *vq)
 {
 	uint16_t ahead = vq->avail_idx - vq->last_avail_idx, mask = (uint16_t)(vq->size - 1);
 	struct vring_desc d;
 	uint16_t next;
-	void *data;
+	uint8_t *data;
+	uint32_t len;
 
 	if (ahead > PREFETCH_DESC) {
 		next = __atomic_load_n(&vq->avail->ring[(vq->last_avail_idx + PREFETCH_DESC) & mask],
@@ -342,11 +347,14 @@ static void virtq_prefetch(const struct virtq *vq)
 	next = __atomic_load_n(&vq->avail->ring[(vq->last_avail_idx + PREFETCH_BUF) & mask],
 			       __ATOMIC_RELAXED);
 	virtq_read_desc((const uint8_t *)vq->desc, next & mask, &d);
-	data = guest_mem_map(vq->mem, d.addr, 1);
-	if (data && d.flags & VRING_DESC_F_WRITE)
-		virtq_prefetch_write(data);
-	else if (data)
-		__builtin_prefetch(data, 0);
+	len = d.len < PREFETCH_BYTES ? d.len : PREFETCH_BYTES;
+	data = len ? guest_mem_map(vq->mem, d.addr, len) : NULL;
+	for (uint32_t off = 0; data && off < len; off += PREFETCH_LINE) {
+		if (d.flags & VRING_DESC_F_WRITE)
+			virtq_prefetch_write(data + off);
+		else
+			__builtin_prefetch(data + off, 0);
+	}
 }
 
 int virtq_pop(struct virtq *vq, struct virtq_chain *chain)
