@@ -81,8 +81,8 @@ static const struct scenario scenarios[] = {
  * queue (docs/data-path.md, "On the host's CPU"). A driver leaves up to
  * 96 of virtio-net's 256 receive descriptors unposted while it polls, so
  * the two guests' 128 frames never find a receive queue without buffers;
- * vsock's device waits rather than drop, and with 64 a guest it
- * waits on the driver's refill.
+ * vsock's device waits rather than drop, and with 64 a guest it waits on
+ * the driver's refill.
  */
 static unsigned int inflight(const struct drv_guest *g)
 {
