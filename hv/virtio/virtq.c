@@ -349,12 +349,15 @@ static void virtq_prefetch(const struct virtq *vq)
 	virtq_read_desc((const uint8_t *)vq->desc, next & mask, &d);
 	len = d.len < PREFETCH_BYTES ? d.len : PREFETCH_BYTES;
 	data = len ? guest_mem_map(vq->mem, d.addr, len) : NULL;
-	for (uint32_t off = 0; data && off < len; off += PREFETCH_LINE) {
-		if (d.flags & VRING_DESC_F_WRITE)
+	if (!data)
+		return;
+	if (d.flags & VRING_DESC_F_WRITE) {
+		for (uint32_t off = 0; off < len; off += PREFETCH_LINE)
 			virtq_prefetch_write(data + off);
-		else
-			__builtin_prefetch(data + off, 0);
+		return;
 	}
+	for (uint32_t off = 0; off < len; off += PREFETCH_LINE)
+		__builtin_prefetch(data + off, 0);
 }
 
 int virtq_pop(struct virtq *vq, struct virtq_chain *chain)
