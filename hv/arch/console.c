@@ -150,8 +150,12 @@ bool console_drain(void)
 	 * instruction, so the second look at the ring cannot pass it (SDM
 	 * Vol. 3A, "Memory Ordering in P6 and More Recent Processor
 	 * Families"); an appender publishes its line before it tests the flag.
+	 * A flag already clear needs no exchange: any appender from now on
+	 * finds it clear and sends the IPI, and a pass takes no locked
+	 * instruction here while the ring stays empty.
 	 */
-	(void)__atomic_exchange_n(&drain_requested, false, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&drain_requested, __ATOMIC_RELAXED))
+		(void)__atomic_exchange_n(&drain_requested, false, __ATOMIC_SEQ_CST);
 	return !log_ring_empty(&ring) || __atomic_load_n(&input_waiting, __ATOMIC_RELAXED) ||
 	       ticking;
 }
