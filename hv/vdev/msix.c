@@ -65,17 +65,18 @@ bool msix_vector_valid(const struct msix *m, unsigned int vector)
 }
 
 /* A masked vector's message waits in the PBA until it is unmasked (PCI 3.0 §6.8.2.9). */
-bool msix_signal(struct msix *m, unsigned int vector)
+enum msix_signal_result msix_signal(struct msix *m, unsigned int vector)
 {
 	if (!m->enabled)
-		return false;
+		return MSIX_OFF;
 	if (!msix_vector_valid(m, vector))
-		return true;
-	if (msix_masked(m, vector))
+		return MSIX_NO_ENTRY;
+	if (msix_masked(m, vector)) {
 		m->pending[vector / 64] |= 1ull << (vector % 64);
-	else
-		msix_send(m, vector);
-	return true;
+		return MSIX_PENDING;
+	}
+	msix_send(m, vector);
+	return MSIX_SENT;
 }
 
 /* PCI 3.0 §6.8.2: software uses aligned dwords; anything else is undefined. */

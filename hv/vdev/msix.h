@@ -25,6 +25,14 @@
  */
 typedef void (*msix_send_fn)(void *ctx, uint64_t address, uint32_t data);
 
+/* What msix_signal() did; MSIX_OFF is 0, so the result reads as "MSI-X took it". */
+enum msix_signal_result {
+	MSIX_OFF,		/* MSI-X disabled: nothing done */
+	MSIX_SENT,		/* the message went out */
+	MSIX_PENDING,		/* masked: its pending bit is set */
+	MSIX_NO_ENTRY,		/* no such vector: ignored */
+};
+
 /* One table entry as the guest wrote it (PCI 3.0 §6.8.2.6-9). */
 struct msix_entry {
 	uint32_t address_lo, address_hi, data, control;
@@ -83,10 +91,11 @@ bool msix_vector_valid(const struct msix *m, unsigned int vector);
  * Sends the vector's message, or sets its pending bit while the vector or
  * the function is masked (PCI 3.0 §6.8.2.9).
  *
- * Return: false, having done nothing, when MSI-X is disabled: the function
- * then signals some other way.
+ * Return: MSIX_OFF, having done nothing, when MSI-X is disabled: the
+ * function then signals some other way. Otherwise what became of the
+ * message: only MSIX_PENDING changed what the guest can read.
  */
-bool msix_signal(struct msix *m, unsigned int vector);
+enum msix_signal_result msix_signal(struct msix *m, unsigned int vector);
 
 /**
  * msix_table_read() - a guest read from the table

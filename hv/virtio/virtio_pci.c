@@ -48,12 +48,20 @@ static uint16_t msix_vector_checked(const struct virtio_pci *fn, uint16_t vector
 
 /*
  * Tell the driver: by MSI-X if enabled (NO_VECTOR: the driver wants none),
- * else only in the ISR (no INTx pin).
+ * else only in the ISR (no INTx pin). Returns whether BAR 0 changed: the
+ * ISR, or a pending bit of a masked vector.
  */
-static void driver_notify(struct virtio_pci *fn, uint8_t isr_bit, uint16_t vector)
+static bool driver_notify(struct virtio_pci *fn, uint8_t isr_bit, uint16_t vector)
 {
-	if (!msix_signal(&fn->msix_state, vector))
+	switch (msix_signal(&fn->msix_state, vector)) {
+	case MSIX_OFF:
 		fn->isr |= isr_bit;
+		return true;
+	case MSIX_PENDING:
+		return true;
+	default:
+		return false;
+	}
 }
 
 /* --- device status (§2.1, §3.1.1) ------------------------------------------ */
@@ -578,8 +586,9 @@ void virtio_pci_interrupt(struct virtio_pci *fn, unsigned int queue)
 	if (queue >= fn->dev->num_queues || !fn->queue[queue].enabled ||
 	    !(fn->status & VIRTIO_CONFIG_S_DRIVER_OK))
 		return;
-	driver_notify(fn, VIRTIO_PCI_ISR_QUEUE, fn->queue[queue].msix_vector);
-	virtio_pci_window_refresh(fn);
+	/* The common case, a message sent, leaves the window's value as it was. */
+	if (driver_notify(fn, VIRTIO_PCI_ISR_QUEUE, fn->queue[queue].msix_vector))
+		virtio_pci_window_refresh(fn);
 }
 
 /**

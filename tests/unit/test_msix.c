@@ -102,7 +102,7 @@ static void test_power_on(void **state)
 	assert_true(msix_vector_valid(&f->msix, VECTORS - 1));
 	assert_false(msix_vector_valid(&f->msix, VECTORS));
 	/* Disabled: the caller signals some other way; nothing is kept. */
-	assert_false(msix_signal(&f->msix, 0));
+	assert_int_equal(msix_signal(&f->msix, 0), MSIX_OFF);
 	msix_set_control(&f->msix, PCI_MSIX_FLAGS_ENABLE);
 	assert_int_equal(pba(f, 0), 0);
 	assert_int_equal(f->sends, 0);
@@ -118,7 +118,7 @@ static void test_send(void **state)
 	entry_write(f, 1, PCI_MSIX_ENTRY_LOWER_ADDR, ADDRESS | 3);
 	entry_write(f, 1, PCI_MSIX_ENTRY_UPPER_ADDR, 0x12);
 	assert_int_equal(entry_read(f, 1, PCI_MSIX_ENTRY_LOWER_ADDR), ADDRESS);
-	assert_true(msix_signal(&f->msix, 1));
+	assert_int_equal(msix_signal(&f->msix, 1), MSIX_SENT);
 	assert_int_equal(f->sends, 1);
 	assert_int_equal(f->sent[0].address, 0x12ull << 32 | ADDRESS);
 	assert_int_equal(f->sent[0].data, DATA_BASE + 1);
@@ -133,8 +133,8 @@ static void test_vector_mask(void **state)
 	msix_set_control(&f->msix, PCI_MSIX_FLAGS_ENABLE);
 	entry_program(f, 2);
 	entry_write(f, 2, PCI_MSIX_ENTRY_VECTOR_CTRL, PCI_MSIX_ENTRY_CTRL_MASKBIT);
-	assert_true(msix_signal(&f->msix, 2));
-	assert_true(msix_signal(&f->msix, 2));
+	assert_int_equal(msix_signal(&f->msix, 2), MSIX_PENDING);
+	assert_int_equal(msix_signal(&f->msix, 2), MSIX_PENDING);
 	assert_int_equal(f->sends, 0);
 	assert_int_equal(pba(f, 0), 1u << 2);
 	/* Another vector's Vector Control leaves vector 2 waiting. */
@@ -194,9 +194,9 @@ static void test_vector_out_of_range(void **state)
 	struct fixture *f = *state;
 
 	msix_set_control(&f->msix, PCI_MSIX_FLAGS_ENABLE | PCI_MSIX_FLAGS_MASKALL);
-	assert_true(msix_signal(&f->msix, VECTORS));
-	assert_true(msix_signal(&f->msix, 0xffff));
-	assert_true(msix_signal(&f->msix, ~0u));
+	assert_int_equal(msix_signal(&f->msix, VECTORS), MSIX_NO_ENTRY);
+	assert_int_equal(msix_signal(&f->msix, 0xffff), MSIX_NO_ENTRY);
+	assert_int_equal(msix_signal(&f->msix, ~0u), MSIX_NO_ENTRY);
 	assert_int_equal(pba(f, 0), 0);
 	assert_int_equal(f->pending[0], 0);
 	msix_set_control(&f->msix, PCI_MSIX_FLAGS_ENABLE);

@@ -1476,6 +1476,30 @@ static void test_pci_cfg_window_isr(void **state)
 	assert_int_equal(cfg_read(f, window_data(f), 1), 0);
 }
 
+/* A masked vector's pending bit shows through the window; a sent message changes nothing. */
+static void test_pci_cfg_window_pba(void **state)
+{
+	struct fixture *f = *state;
+	uint32_t pba = cfg_read(f, f->probe.msix_pos + PCI_MSIX_PBA, 4) & PCI_MSIX_PBA_OFFSET;
+	uint32_t isr = f->probe.cap[VIRTIO_PCI_CAP_ISR_CFG].offset;
+	uint64_t entry = msix_table_gpa(f, 2);
+
+	driver_init(f);
+	window_set(f, 0, isr, 1);
+	virtio_pci_interrupt(&f->fn, 1);
+	assert_int_equal(f->msis, 1);
+	assert_int_equal(cfg_read(f, window_data(f), 1), 0);
+	window_set(f, 0, pba, 4);
+	assert_int_equal(cfg_read(f, window_data(f), 4), 0);
+	mmio_write(f, entry + PCI_MSIX_ENTRY_VECTOR_CTRL, 4, PCI_MSIX_ENTRY_CTRL_MASKBIT);
+	virtio_pci_interrupt(&f->fn, 1);
+	assert_int_equal(f->msis, 1);
+	assert_int_equal(cfg_read(f, window_data(f), 4), 1u << 2);
+	mmio_write(f, entry + PCI_MSIX_ENTRY_VECTOR_CTRL, 4, 0);
+	assert_int_equal(f->msis, 2);
+	assert_int_equal(cfg_read(f, window_data(f), 4), 0);
+}
+
 /* --- garbage ----------------------------------------------------------------------- */
 
 static void test_garbage_accesses(void **state)
@@ -1724,6 +1748,7 @@ int main(void)
 		T(test_pci_cfg_window),
 		T(test_pci_cfg_window_refuses),
 		T(test_pci_cfg_window_isr),
+		T(test_pci_cfg_window_pba),
 		T(test_garbage_accesses),
 	};
 #undef T
