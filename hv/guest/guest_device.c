@@ -74,19 +74,30 @@ static bool guest_msi_target(const struct vcpu *v, const struct msi_message *msg
 	return !msg->logical && (msg->dest == MSI_DEST_BROADCAST || v->apic_id == msg->dest);
 }
 
-const char *guest_msi_send(struct guest *g, uint64_t address, uint32_t data)
+const char *guest_msi_send(struct guest *g, struct guest_msi_memo *memo, uint64_t address,
+			   uint32_t data)
 {
 	struct msi_message msg;
-	const char *invalid = msi_decode(address, data, &msg);
-	bool sent = false;
+	const char *invalid;
+	struct vcpu *last = NULL;
+	unsigned int sent = 0;
 
+	if (memo && memo->vcpu && memo->address == address && memo->data == data) {
+		vcpu_send_interrupt(memo->vcpu, memo->vector);
+		return NULL;
+	}
+	invalid = msi_decode(address, data, &msg);
 	for (unsigned int i = 0; !invalid && i < g->vcpu_count; i++) {
 		if (!guest_msi_target(&g->vcpu[i], &msg))
 			continue;
 		vcpu_send_interrupt(&g->vcpu[i], msg.vector);
-		sent = true;
+		last = &g->vcpu[i];
+		sent++;
 		if (msg.lowest_priority || msg.redirection_hint)
 			break;
 	}
+	/* A vCPU's APIC ID is fixed for the guest's lifetime: the answer stays true. */
+	if (memo && sent == 1)
+		*memo = (struct guest_msi_memo){ address, data, msg.vector, last };
 	return invalid ? invalid : sent ? NULL : "names no vCPU";
 }

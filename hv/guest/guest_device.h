@@ -83,9 +83,24 @@ bool guest_device_mmio(struct guest *g, uint64_t gpa, unsigned int size, bool wr
  */
 void guest_device_reset_all(struct guest *g);
 
+/*
+ * The last message a device sent that named exactly one vCPU, decoded: a
+ * queue's interrupts repeat one message, so the next is sent without
+ * decoding it again. Its owner keeps it under the lock that serialises
+ * the device's messages; zeroed, it remembers nothing.
+ */
+struct guest_msi_memo {
+	uint64_t address;
+	uint32_t data;
+	uint8_t vector;
+	struct vcpu *vcpu;	/* NULL: nothing remembered */
+};
+
 /**
  * guest_msi_send() - delivers an MSI or MSI-X message a device of @g sends
  * @g: the guest
+ * @memo: the device's last message, or NULL; a message naming one vCPU
+ *	  replaces it, any other leaves it
  * @address: the message address as the guest programmed it, unchecked
  * @data: the message data, likewise
  *
@@ -95,6 +110,7 @@ void guest_device_reset_all(struct guest *g);
  * Return: NULL when delivered, or why it was dropped (not an interrupt,
  * or no vCPU of @g is named).
  */
-const char *guest_msi_send(struct guest *g, uint64_t address, uint32_t data);
+const char *guest_msi_send(struct guest *g, struct guest_msi_memo *memo, uint64_t address,
+			   uint32_t data);
 
 #endif

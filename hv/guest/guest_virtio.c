@@ -18,15 +18,15 @@
 #include "mm/page_alloc.h"
 #include "sidecore/sidecore.h"
 
-/* The first dropped message of a device is reported; all are counted in *bad_msi. */
-static void guest_virtio_send_msi(struct guest *g, const char *device, uint64_t *bad_msi,
-				  uint64_t address, uint32_t data)
+/* The first dropped message of a device is reported; all are counted in bad_msi. */
+static void guest_virtio_msi(void *ctx, uint64_t address, uint32_t data)
 {
-	const char *dropped = guest_msi_send(g, address, data);
+	struct guest_virtio *gv = ctx;
+	const char *dropped = guest_msi_send(gv->guest, &gv->msi_memo, address, data);
 
-	if (dropped && !(*bad_msi)++)
-		guest_log(g, "%s: MSI address %#lx data %#x: %s, dropped\n", device, address, data,
-			  dropped);
+	if (dropped && !gv->bad_msi++)
+		guest_log(gv->guest, "%s: MSI address %#lx data %#x: %s, dropped\n", gv->dev.name,
+			  address, data, dropped);
 }
 
 /* guest_virtio_mmio(): no BAR of this function is at the address. */
@@ -71,13 +71,6 @@ static struct guest_virtio *to_guest_virtio(struct guest_device *dev)
 static void guest_virtio_line(void *ctx, const char *line)
 {
 	guest_log(ctx, "%s\n", line);
-}
-
-static void guest_virtio_msi(void *ctx, uint64_t address, uint32_t data)
-{
-	struct guest_virtio *gv = ctx;
-
-	guest_virtio_send_msi(gv->guest, gv->dev.name, &gv->bad_msi, address, data);
 }
 
 /* A failure is the model's to tell once (virtio_dev_fail()); the transport shows it. */

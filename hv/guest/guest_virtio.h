@@ -43,6 +43,7 @@ struct guest_virtio {
 	struct log_gate log_gate;	/* the guest's bucket, for mem and pci */
 	struct virtio_pci pci;
 	uint64_t bad_msi;		/* MSI-X messages the guest misprogrammed */
+	struct guest_msi_memo msi_memo;	/* under guard, like the messages */
 	uint64_t bytes;			/* of the allocation */
 	/* Undoes what the device type's glue added (a switch port, a CID); NULL: nothing. */
 	void (*unlink)(struct guest_virtio *gv);
