@@ -126,7 +126,7 @@ extern const struct virtio_dev_ops virtio_net_ops;
 	 1ull << VIRTIO_NET_F_CSUM | 1ull << VIRTIO_NET_F_GUEST_CSUM |	\
 	 1ull << VIRTIO_NET_F_HOST_TSO4 | 1ull << VIRTIO_NET_F_HOST_TSO6 |	\
 	 1ull << VIRTIO_NET_F_GUEST_TSO4 | 1ull << VIRTIO_NET_F_GUEST_TSO6 |	\
-	 1ull << VIRTIO_RING_F_EVENT_IDX | 1ull << VIRTIO_RING_F_INDIRECT_DESC)
+	 1ull << VIRTIO_RING_F_EVENT_IDX)
 /* What a device of more than one queue pair offers on top. */
 #define VIRTIO_NET_MQ_FEATURES	(1ull << VIRTIO_NET_F_CTRL_VQ | 1ull << VIRTIO_NET_F_MQ)
 

@@ -292,8 +292,7 @@ static void test_features_offered(void **state)
 			 F(VIRTIO_NET_F_MRG_RXBUF) | F(VIRTIO_NET_F_CSUM) |
 			 F(VIRTIO_NET_F_GUEST_CSUM) | F(VIRTIO_NET_F_HOST_TSO4) |
 			 F(VIRTIO_NET_F_HOST_TSO6) | F(VIRTIO_NET_F_GUEST_TSO4) |
-			 F(VIRTIO_NET_F_GUEST_TSO6) | F(VIRTIO_RING_F_EVENT_IDX) |
-			 F(VIRTIO_RING_F_INDIRECT_DESC));
+			 F(VIRTIO_NET_F_GUEST_TSO6) | F(VIRTIO_RING_F_EVENT_IDX));
 }
 
 static void test_init_checks_params(void **state)
@@ -432,8 +431,8 @@ static void test_tx_descriptor_layouts(void **state)
 		{ HDR, 0, false },	/* header alone, frame in one */
 		{ HDR, 100, false },	/* header alone, frame in pieces */
 		{ 5, 64, false },	/* header cut in two */
-		{ 0, 7, true },		/* everything in 7-byte pieces, indirect */
-		{ HDR + 1, 300, true },	/* first data byte with the header */
+		{ 0, 7, false },	/* everything in 7-byte pieces */
+		{ HDR + 1, 300, false },	/* first data byte with the header */
 	};
 	const struct virtio_net_hdr_v1 plain = { 0 };
 	struct virtio_net_hdr_v1 hdr;
@@ -465,7 +464,7 @@ static void test_gso_64k_untouched(void **state)
 		.csum_offset = 16,
 		.num_buffers = 0,
 	};
-	const struct tx_shape pages = { HDR, 4096, true };
+	const struct tx_shape pages = { HDR, 4096, false };
 	struct virtio_net_hdr_v1 hdr;
 
 	configure_all(w, ALL);
@@ -1159,12 +1158,12 @@ static struct guest *bring_up(struct world *w)
  * needs a reset, the log names A and the reason, and B and C go on.
  */
 static void expect_tx_broken(struct world *w, const struct vring_buf *bufs, unsigned int count,
-			     const char *message)
+			     bool indirect, const char *message)
 {
 	struct guest *a = w->g[A];
 	char log[512];
 
-	vring_driver_post(&a->tx, bufs, count, false);
+	vring_driver_post(&a->tx, bufs, count, indirect);
 	stderr_capture_begin();
 	run_sidecore(w, 0);
 	stderr_capture_end(log, sizeof(log));
@@ -1184,8 +1183,24 @@ static void test_tx_writable_buffer(void **state)
 	struct guest *a = bring_up(w);
 	struct vring_buf buf = { vring_driver_alloc(&a->tx, 200), 200, true };
 
-	expect_tx_broken(w, &buf, 1,
+	expect_tx_broken(w, &buf, 1, false,
 			 "virtio A: queue 1: transmit buffer with a device-writable part");
+}
+
+/*
+ * INDIRECT_DESC is not offered (docs/data-path.md, "The device the guest
+ * sees"): a chain through an indirect table breaks the queue like any other
+ * bad shape.
+ */
+static void test_tx_indirect_not_offered(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = bring_up(w);
+	uint64_t gpa = vring_driver_alloc(&a->tx, 200);
+	struct vring_buf bufs[2] = { { gpa, HDR, false }, { gpa + HDR, 200 - HDR, false } };
+
+	expect_tx_broken(w, bufs, 2, true,
+			 "virtio A: queue 1: indirect descriptor without INDIRECT_DESC");
 }
 
 /* Header and frame readable, then a writable tail. */
@@ -1198,7 +1213,7 @@ static void test_tx_writable_tail(void **state)
 		{ vring_driver_alloc(&a->tx, 64), 64, true },
 	};
 
-	expect_tx_broken(w, bufs, 2,
+	expect_tx_broken(w, bufs, 2, false,
 			 "virtio A: queue 1: transmit buffer with a device-writable part");
 }
 
@@ -1208,7 +1223,7 @@ static void test_tx_shorter_than_header(void **state)
 	struct guest *a = bring_up(w);
 	struct vring_buf buf = { vring_driver_alloc(&a->tx, HDR - 1), HDR - 1, false };
 
-	expect_tx_broken(w, &buf, 1, "virtio A: queue 1: transmit buffer shorter than the header");
+	expect_tx_broken(w, &buf, 1, false, "virtio A: queue 1: transmit buffer shorter than the header");
 }
 
 /* A zero-length descriptor between header and frame. */
@@ -1222,7 +1237,7 @@ static void test_tx_zero_length_descriptor(void **state)
 		{ vring_driver_alloc(&a->tx, 100), 100, false },
 	};
 
-	expect_tx_broken(w, bufs, 3, "virtio A: queue 1: zero-length descriptor");
+	expect_tx_broken(w, bufs, 3, false, "virtio A: queue 1: zero-length descriptor");
 }
 
 static void test_rx_zero_length_descriptor(void **state)
@@ -1370,6 +1385,7 @@ int main(void)
 	const struct CMUnitTest broken[] = {
 		T(test_malformed_tx_ring),
 		T(test_tx_writable_buffer),
+		T(test_tx_indirect_not_offered),
 		T(test_tx_writable_tail),
 		T(test_tx_shorter_than_header),
 		T(test_tx_zero_length_descriptor),
