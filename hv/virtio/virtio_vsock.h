@@ -107,7 +107,8 @@
 /*
  * Entries of each queue. Linux keeps its receiveq full of 4 KiB buffers,
  * so that a 64 KiB packet, cut into 16 of them, always finds room while
- * the guest keeps up.
+ * the guest keeps up: 6.1 posts each as two descriptors, header and
+ * payload, so 64 buffers, a whole socket's default credit (256 KiB).
  */
 #define VIRTIO_VSOCK_QUEUE_SIZE		128
 /*
@@ -298,7 +299,7 @@ extern const struct virtio_dev_ops virtio_vsock_ops;
 /* What the device offers (virtio 1.1 §5.10.3). */
 #define VIRTIO_VSOCK_DEVICE_FEATURES					\
 	(1ull << VIRTIO_F_VERSION_1 | 1ull << VIRTIO_VSOCK_F_SEQPACKET |	\
-	 1ull << VIRTIO_RING_F_EVENT_IDX | 1ull << VIRTIO_RING_F_INDIRECT_DESC)
+	 1ull << VIRTIO_RING_F_EVENT_IDX)
 
 /**
  * virtio_vsock_table_add() - route packets for a device's CID to it

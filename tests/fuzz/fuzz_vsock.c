@@ -8,7 +8,7 @@
  *
  *   byte 0   bits 3:0: log2 of the queue size (1 to 8); bit 4: guest A
  *            negotiates SEQPACKET; bit 5: guest B does; bit 6: EVENT_IDX;
- *            bit 7: INDIRECT_DESC
+ *            bit 7: INDIRECT_DESC, asked for and refused (not offered)
  *   byte 1   bits 3:0: poll passes to run (1 to 16); bit 4: B is served
  *            under another sidecore's lock than A; bit 5: that lock is
  *            taken by someone else on every other pass; bit 6: both
@@ -138,7 +138,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		CHECK(virtio_vsock_table_add(&table, &dev[i]));
 		if (data[1] & 0x40)
 			dev[i].tx_holdoff = TX_HOLDOFF;
-		CHECK(virtio_dev_set_features(&dev[i].vdev, features));
+		/* A driver that asks for more than was offered is refused, and tries again. */
+		if (!virtio_dev_set_features(&dev[i].vdev, features))
+			CHECK(virtio_dev_set_features(&dev[i].vdev, features & dev[i].vdev.offered));
 		virtio_dev_enable_queue(&dev[i].vdev, VIRTIO_VSOCK_TX_QUEUE, &tx);
 		virtio_dev_enable_queue(&dev[i].vdev, VIRTIO_VSOCK_RX_QUEUE, &rx);
 		virtio_dev_start(&dev[i].vdev);

@@ -342,7 +342,8 @@ static void test_features(void **state)
 	struct virtio_vsock *dev = &w->g[A]->dev;
 
 	assert_int_equal(ALL, F(VIRTIO_F_VERSION_1) | F(VIRTIO_VSOCK_F_SEQPACKET) |
-			      F(VIRTIO_RING_F_EVENT_IDX) | F(VIRTIO_RING_F_INDIRECT_DESC));
+			      F(VIRTIO_RING_F_EVENT_IDX));
+	assert_false(virtio_dev_set_features(&dev->vdev, ALL | F(VIRTIO_RING_F_INDIRECT_DESC)));
 	assert_false(virtio_dev_set_features(&dev->vdev, ALL & ~F(VIRTIO_F_VERSION_1)));
 	assert_false(virtio_dev_set_features(&dev->vdev, BASIC | F(VIRTIO_F_RING_PACKED)));
 	assert_int_equal(dev->vdev.features, 0);
@@ -454,14 +455,14 @@ static void test_deliver_a_to_b(void **state)
 	assert_false(virtio_dev_needs_reset(&a->dev.vdev));
 }
 
-/* The header may have a descriptor alone, be cut anywhere, or be indirect (§2.6.4). */
+/* The header may have a descriptor alone or be cut anywhere (§2.6.4). */
 static void test_header_split(void **state)
 {
 	struct world *w = *state;
 	struct guest *a = w->g[A], *b = w->g[B];
 	const struct tx_shape shapes[] = {
 		{ 5, 39, false },	/* header in two, payload in its own */
-		{ 0, 7, true },		/* everything in 7-byte pieces, indirect */
+		{ 0, 7, false },	/* everything in 7-byte pieces */
 		{ HDR + 10, 1000, false },	/* payload starts with the header */
 		{ 1, 0, false },	/* one byte, then the rest */
 		{ 0, 0, false },	/* all in one */
@@ -1400,6 +1401,19 @@ static void test_tx_shorter_than_header(void **state)
 	expect_a_broken(w, "virtio A: queue 1: transmit buffer shorter than the header");
 }
 
+/* INDIRECT_DESC is not offered: a chain through a table breaks the queue (§2.6.5.3.1). */
+static void test_tx_indirect_not_offered(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A];
+	struct virtio_vsock_hdr hdr = header(a, w->g[B]->cid, VIRTIO_VSOCK_OP_RW, 0);
+	struct tx_shape indirect = { HDR, 0, true };
+
+	configure_all(w, ALL);
+	guest_send_shaped(w, a, &hdr, 0, &indirect);
+	expect_a_broken(w, "virtio A: queue 1: indirect descriptor without INDIRECT_DESC");
+}
+
 static void test_tx_writable_buffer(void **state)
 {
 	struct world *w = *state;
@@ -2309,6 +2323,7 @@ int main(void)
 		T(test_bad_headers),
 		T(test_reserved_cid_bits),
 		T(test_tx_shorter_than_header),
+		T(test_tx_indirect_not_offered),
 		T(test_tx_writable_buffer),
 		T(test_rx_readable_buffer),
 		T(test_rx_buffer_too_small),
