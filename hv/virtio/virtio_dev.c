@@ -66,6 +66,8 @@ static void virtio_dev_watch(struct virtio_dev *dev)
 			port->watch[port->watches++] = (struct sidecore_watch){
 				&vq->avail->idx, &vq->last_avail_idx };
 	}
+	if (dev->ops->watch)
+		dev->ops->watch(dev);
 }
 
 int virtio_dev_enable_queue(struct virtio_dev *dev, unsigned int queue,

@@ -89,6 +89,12 @@ struct virtio_dev_ops {
 	 * is watched. NULL: the port is busy from DRIVER_OK on.
 	 */
 	uint64_t (*polled_queues)(const struct virtio_dev *dev);
+	/*
+	 * NULL, or adds the model's own watches to its port's, after its
+	 * queues': words others than its driver move, at whose move the
+	 * next pass must poll it.
+	 */
+	void (*watch)(struct virtio_dev *dev);
 };
 
 struct virtio_dev {

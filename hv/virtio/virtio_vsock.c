@@ -768,18 +768,22 @@ static void virtio_vsock_retry_held(struct virtio_vsock *dev)
 }
 
 /*
- * Whether the next pass must poll the device though its transmitq did not
- * move (sidecore/port.h): packets parked or held wait for it, a link's
- * peer may die (virtio_vsock_peers_reap()), and CID 2's connections send.
+ * Whether the next pass must poll the device though nothing it watches
+ * moved (sidecore/port.h): parked packets, a held REQUEST, an RST owed for
+ * a dead peer and CID 2's output blocked on receive buffers wait for
+ * passes, and so do CID 2's connections while the receiveq is not enabled.
+ * Open connections alone need none: a peer's death moves the watched
+ * table->deaths, and a connection to CID 2 has sent all it can in the
+ * pass that took the guest's packets (a pass that skips CID 2 for the
+ * budget takes none); more, or the credit for more, comes on the
+ * transmitq (docs/data-path.md, "vsock").
  */
 static bool virtio_vsock_busy(const struct virtio_vsock *dev)
 {
-	if (dev->parked_count || dev->request_held || dev->reap_pending)
+	if (dev->parked_count || dev->request_held || dev->reap_pending || dev->host_blocked)
 		return true;
-	for (unsigned int i = 0; i < VIRTIO_VSOCK_LINKS; i++)
-		if (dev->link[i].peer)
-			return true;
-	for (unsigned int i = 0; i < VIRTIO_VSOCK_HOST_CONNS; i++)
+	for (unsigned int i = 0; !dev->queue[VIRTIO_VSOCK_RX_QUEUE].ready &&
+				 i < VIRTIO_VSOCK_HOST_CONNS; i++)
 		if (dev->host[i].service)
 			return true;
 	return false;
@@ -918,6 +922,18 @@ static uint64_t virtio_vsock_polled_queues(const struct virtio_dev *vdev)
 	return 1ull << VIRTIO_VSOCK_TX_QUEUE;
 }
 
+_Static_assert(2 <= SIDECORE_PORT_WATCHES, "no room to watch the transmitq and the deaths");
+
+/* A peer's death moves the table's count: the next pass looks at the links. */
+static void virtio_vsock_watch(struct virtio_dev *vdev)
+{
+	struct virtio_vsock *dev = container_of(vdev, struct virtio_vsock, vdev);
+	struct sidecore_port *port = &vdev->port;
+
+	port->watch[port->watches++] = (struct sidecore_watch){ &dev->table->deaths,
+								&dev->deaths_seen };
+}
+
 const struct virtio_dev_ops virtio_vsock_ops = {
 	.kind = "virtio-vsock",
 	.device_id = VIRTIO_ID_VSOCK,
@@ -931,4 +947,5 @@ const struct virtio_dev_ops virtio_vsock_ops = {
 	.reset = virtio_vsock_reset,
 	.port_ops = &virtio_vsock_port_ops,
 	.polled_queues = virtio_vsock_polled_queues,
+	.watch = virtio_vsock_watch,
 };

@@ -174,7 +174,12 @@ struct virtio_vsock_domain {
 struct virtio_vsock_table {
 	struct virtio_vsock *dev[VIRTIO_VSOCK_TABLE_MAX];
 	unsigned int count;
-	uint32_t deaths;	/* devices reset or broken so far: their peers look */
+	/*
+	 * Devices reset or broken so far, modulo 2^16: their peers look. A
+	 * 16-bit word, so that each device's port watches it (sidecore/port.h)
+	 * and a pass looks at the links only after a death.
+	 */
+	uint16_t deaths;
 };
 
 /* A connection of the device's driver with another guest's (virtio_vsock_peers.c). */
@@ -251,7 +256,7 @@ struct virtio_vsock {
 	struct virtio_vsock_link link[VIRTIO_VSOCK_LINKS];
 	unsigned int link_next;	/* the slot taken when all are used */
 	uint32_t life;		/* resets and breaks so far; peers read it unlocked */
-	uint32_t deaths_seen;	/* table->deaths at the last look at the links */
+	uint16_t deaths_seen;	/* table->deaths at the last look at the links */
 	bool reap_pending;	/* an RST for a dead peer found no buffer */
 	/* CID 2's end of the driver's connections there. */
 	struct virtio_vsock_host_conn host[VIRTIO_VSOCK_HOST_CONNS];

@@ -42,8 +42,6 @@ static void link_add(struct virtio_vsock *dev, const struct virtio_vsock *peer, 
 		slot = &dev->link[dev->link_next];
 		dev->link_next = (dev->link_next + 1) % VIRTIO_VSOCK_LINKS;
 	}
-	/* A pass now polls dev to see whether the peer dies (virtio_vsock_peers_reap()). */
-	dev->vdev.port.busy = true;
 	*slot = (struct virtio_vsock_link){
 		.peer = peer,
 		.peer_life = __atomic_load_n(&peer->life, __ATOMIC_RELAXED),
@@ -69,7 +67,7 @@ void virtio_vsock_peers_note(struct virtio_vsock *dev, struct virtio_vsock *dst,
 
 void virtio_vsock_peers_reap(struct virtio_vsock *dev)
 {
-	uint32_t deaths = __atomic_load_n(&dev->table->deaths, __ATOMIC_ACQUIRE);
+	uint16_t deaths = __atomic_load_n(&dev->table->deaths, __ATOMIC_ACQUIRE);
 
 	if (deaths == dev->deaths_seen && !dev->reap_pending)
 		return;

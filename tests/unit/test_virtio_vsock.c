@@ -309,10 +309,15 @@ static int guest_receive(struct world *w, struct guest *g, struct virtio_vsock_h
 }
 
 /* One poll pass of the sidecore: every device's transmitq, then publish. */
+/* As a sidecore's pass: a device is polled only while its hint says so (sidecore/port.h). */
 static void run_pass(struct world *w)
 {
-	for (unsigned int i = 0; i < GUESTS; i++)
-		virtio_vsock_poll_tx(&w->g[i]->dev, 32);
+	for (unsigned int i = 0; i < GUESTS; i++) {
+		const struct sidecore_port *port = &w->g[i]->dev.vdev.port;
+
+		if (port->live && sidecore_port_ready(port))
+			virtio_vsock_poll_tx(&w->g[i]->dev, 32);
+	}
 	for (unsigned int i = 0; i < GUESTS; i++)
 		virtio_vsock_flush(&w->g[i]->dev, w->now);
 }
@@ -710,9 +715,10 @@ static void test_receiver_without_buffers_stalls(void **state)
 }
 
 /*
- * The port's hint (sidecore/port.h): the transmitq is watched; a parked
- * packet keeps the sender busy until it is delivered, and what a pass
- * hands back leaves both ports dirty until their flush.
+ * The port's hint (sidecore/port.h): the transmitq and the table's deaths
+ * are watched; a parked packet keeps the sender busy until it is
+ * delivered, and what a pass hands back leaves both ports dirty until
+ * their flush.
  */
 static void test_port_hint(void **state)
 {
@@ -722,7 +728,7 @@ static void test_port_hint(void **state)
 
 	configure_all(w, ALL);
 	assert_true(pa->live);
-	assert_int_equal(pa->watches, 1);
+	assert_int_equal(pa->watches, 2);
 	assert_false(sidecore_port_ready(pa));
 	guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_RW, 100);
 	assert_true(sidecore_port_ready(pa));
@@ -1578,7 +1584,10 @@ static void host_open(struct world *w, struct guest *g, uint32_t port, uint32_t 
 						     : VIRTIO_VSOCK_DISCARD_BUF);
 }
 
-/* Echo: a write comes back byte for byte in the same pass, its bytes credited back. */
+/*
+ * Echo: a write comes back byte for byte in the same pass, its bytes
+ * credited back; the open connection then costs the port no pass.
+ */
 static void test_host_echo(void **state)
 {
 	struct world *w = *state;
@@ -1599,6 +1608,8 @@ static void test_host_echo(void **state)
 	assert_int_equal(a->dev.stats.packets, 2);
 	assert_int_equal(a->dev.stats.rsts, 0);
 	assert_nothing_received(w, w->g[B]);
+	assert_false(a->dev.vdev.port.busy);
+	assert_false(sidecore_port_ready(&a->dev.vdev.port));
 }
 
 /*
@@ -1704,6 +1715,8 @@ static void test_host_echo_within_guest_credit(void **state)
 	got = host_expect(w, a, ECHO, VIRTIO_VSOCK_OP_RW, 0);
 	assert_int_equal(got.len, 1000);
 	assert_nothing_received(w, a);
+	/* The rest waits for credit, which comes on the transmitq: no pass is owed. */
+	assert_false(sidecore_port_ready(&a->dev.vdev.port));
 	run_pass(w);
 	assert_nothing_received(w, a);
 
@@ -1732,6 +1745,7 @@ static void test_host_echo_waits_for_buffers(void **state)
 	host_open(w, a, ECHO, 262144);
 	host_send(w, a, ECHO, VIRTIO_VSOCK_OP_RW, 5000, 262144, 0);
 	run_pass(w);
+	assert_true(a->dev.vdev.port.busy);
 	run_pass(w);
 	assert_nothing_received(w, a);
 	assert_int_equal(vring_driver_used_idx(&a->tx), 2);	/* the transmitq never waits */
@@ -1953,6 +1967,31 @@ static void test_host_rx_never_enabled(void **state)
 	}
 	assert_false(virtio_dev_needs_reset(&a->dev.vdev));
 	assert_int_equal(a->dev.stats.packets, 2);
+}
+
+/* A REQUEST taken before the receiveq is enabled keeps the port busy: the RESPONSE goes once it is. */
+static void test_host_rx_enabled_late(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A];
+	struct virtq_layout layout;
+
+	assert_true(virtio_dev_set_features(&a->dev.vdev, ALL));
+	vring_driver_init(&a->rx, &a->mem, QSIZE, 0, RX_END);
+	vring_driver_init(&a->tx, &a->mem, QSIZE, RX_END, TX_END);
+	layout = vring_driver_layout(&a->tx);
+	assert_int_equal(virtio_dev_enable_queue(&a->dev.vdev, VIRTIO_VSOCK_TX_QUEUE, &layout), 0);
+	virtio_dev_start(&a->dev.vdev);
+	host_send(w, a, ECHO, VIRTIO_VSOCK_OP_REQUEST, 0, 262144, 0);
+	run_pass(w);
+	run_pass(w);
+	assert_true(a->dev.vdev.port.busy);
+	layout = vring_driver_layout(&a->rx);
+	assert_int_equal(virtio_dev_enable_queue(&a->dev.vdev, VIRTIO_VSOCK_RX_QUEUE, &layout), 0);
+	post_rx_buffers(a, 1);
+	run_pass(w);
+	host_expect(w, a, ECHO, VIRTIO_VSOCK_OP_RESPONSE, 0);
+	assert_false(sidecore_port_ready(&a->dev.vdev.port));
 }
 
 /* What no service takes gets an RST: a port without one, no connection, a full table, SEQPACKET. */
@@ -2192,6 +2231,31 @@ static void test_peer_reset_tells_the_other_end(void **state)
 	assert_nothing_received(w, b);
 }
 
+/*
+ * An open connection costs A's port no pass: it is neither busy nor ready
+ * until a death moves the table's count, and after the pass that looked
+ * at its links it rests again.
+ */
+static void test_peer_link_rests(void **state)
+{
+	struct world *w = *state;
+	struct guest *a = w->g[A], *b = w->g[B];
+	const struct sidecore_port *pa = &a->dev.vdev.port;
+
+	configure_all(w, ALL);
+	post_rx_buffers(a, 4);
+	post_rx_buffers(b, 4);
+	connect_a_to_b(w);
+	run_pass(w);
+	assert_false(pa->busy);
+	assert_false(sidecore_port_ready(pa));
+	virtio_dev_reset(&b->dev.vdev);
+	assert_true(sidecore_port_ready(pa));
+	run_pass(w);
+	expect_rst_from_b(w);
+	assert_false(sidecore_port_ready(pa));
+}
+
 /* A connection closed with an RST is forgotten: B going later tells A nothing. */
 static void test_peer_rst_unlinks(void **state)
 {
@@ -2305,6 +2369,7 @@ int main(void)
 		T(test_host_counters_bounded),
 		T(test_host_requests_rate),
 		T(test_host_rx_never_enabled),
+		T(test_host_rx_enabled_late),
 		T(test_host_refuses),
 		T(test_host_shutdown),
 		T(test_host_reset_forgets),
@@ -2315,6 +2380,7 @@ int main(void)
 	};
 	const struct CMUnitTest peers[] = {
 		T(test_peer_reset_tells_the_other_end),
+		T(test_peer_link_rests),
 		T(test_peer_rst_unlinks),
 		T(test_peer_broken_tells_the_other_end),
 		T(test_peer_rst_waits_for_a_buffer),
