@@ -924,14 +924,12 @@ static uint64_t virtio_vsock_polled_queues(const struct virtio_dev *vdev)
 
 _Static_assert(2 <= SIDECORE_PORT_WATCHES, "no room to watch the transmitq and the deaths");
 
-/* A peer's death moves the table's count: the next pass looks at the links. */
 static void virtio_vsock_watch(struct virtio_dev *vdev)
 {
 	struct virtio_vsock *dev = container_of(vdev, struct virtio_vsock, vdev);
-	struct sidecore_port *port = &vdev->port;
 
-	port->watch[port->watches++] = (struct sidecore_watch){ &dev->table->deaths,
-								&dev->deaths_seen };
+	dev->queue_watches = vdev->port.watches;
+	virtio_vsock_peers_watch(dev);
 }
 
 const struct virtio_dev_ops virtio_vsock_ops = {

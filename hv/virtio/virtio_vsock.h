@@ -176,8 +176,8 @@ struct virtio_vsock_table {
 	unsigned int count;
 	/*
 	 * Devices reset or broken so far, modulo 2^16: their peers look. A
-	 * 16-bit word, so that each device's port watches it (sidecore/port.h)
-	 * and a pass looks at the links only after a death.
+	 * 16-bit word, so that the port of each device with links watches it
+	 * (sidecore/port.h) and a pass looks at them only after a death.
 	 */
 	uint16_t deaths;
 };
@@ -257,6 +257,7 @@ struct virtio_vsock {
 	unsigned int link_next;	/* the slot taken when all are used */
 	uint32_t life;		/* resets and breaks so far; peers read it unlocked */
 	uint16_t deaths_seen;	/* table->deaths at the last look at the links */
+	unsigned int queue_watches;	/* the port's watches of queues; the deaths' follows */
 	bool reap_pending;	/* an RST for a dead peer found no buffer */
 	/* CID 2's end of the driver's connections there. */
 	struct virtio_vsock_host_conn host[VIRTIO_VSOCK_HOST_CONNS];

@@ -76,6 +76,16 @@ void virtio_vsock_peers_note(struct virtio_vsock *dev, struct virtio_vsock *dst,
 			     const struct virtio_vsock_hdr *hdr);
 
 /**
+ * virtio_vsock_peers_watch() - the port's watch of the deaths, while it has links
+ * @dev: the device, under its domain's lock
+ *
+ * A device with a link to another guest watches table->deaths after its
+ * queues (sidecore/port.h), so a pass polls it once a device dies; one
+ * without links pays no look. Called whenever its links change.
+ */
+void virtio_vsock_peers_watch(struct virtio_vsock *dev);
+
+/**
  * virtio_vsock_peers_reap() - RSTs for the connections whose peer device went
  * @dev: the device, running, in its own domain's pass
  *

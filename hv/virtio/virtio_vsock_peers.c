@@ -51,6 +51,22 @@ static void link_add(struct virtio_vsock *dev, const struct virtio_vsock *peer, 
 	};
 }
 
+void virtio_vsock_peers_watch(struct virtio_vsock *dev)
+{
+	struct sidecore_port *port = &dev->vdev.port;
+
+	if (!virtio_dev_active(&dev->vdev))
+		return;
+	port->watches = dev->queue_watches;
+	for (unsigned int i = 0; i < VIRTIO_VSOCK_LINKS; i++) {
+		if (dev->link[i].peer) {
+			port->watch[port->watches++] = (struct sidecore_watch){
+				&dev->table->deaths, &dev->deaths_seen };
+			return;
+		}
+	}
+}
+
 void virtio_vsock_peers_note(struct virtio_vsock *dev, struct virtio_vsock *dst,
 			     const struct virtio_vsock_hdr *hdr)
 {
@@ -62,7 +78,11 @@ void virtio_vsock_peers_note(struct virtio_vsock *dev, struct virtio_vsock *dst,
 	} else if (hdr->op == VIRTIO_VSOCK_OP_RST) {
 		link_forget(dev, dst, hdr->src_port, hdr->dst_port);
 		link_forget(dst, dev, hdr->dst_port, hdr->src_port);
+	} else {
+		return;
 	}
+	virtio_vsock_peers_watch(dev);
+	virtio_vsock_peers_watch(dst);
 }
 
 void virtio_vsock_peers_reap(struct virtio_vsock *dev)
@@ -100,6 +120,7 @@ void virtio_vsock_peers_reap(struct virtio_vsock *dev)
 			dev->reap_pending = true;
 		}
 	}
+	virtio_vsock_peers_watch(dev);
 }
 
 void virtio_vsock_peers_gone(struct virtio_vsock *dev)

@@ -715,10 +715,9 @@ static void test_receiver_without_buffers_stalls(void **state)
 }
 
 /*
- * The port's hint (sidecore/port.h): the transmitq and the table's deaths
- * are watched; a parked packet keeps the sender busy until it is
- * delivered, and what a pass hands back leaves both ports dirty until
- * their flush.
+ * The port's hint (sidecore/port.h): the transmitq is watched; a parked
+ * packet keeps the sender busy until it is delivered, and what a pass
+ * hands back leaves both ports dirty until their flush.
  */
 static void test_port_hint(void **state)
 {
@@ -728,7 +727,7 @@ static void test_port_hint(void **state)
 
 	configure_all(w, ALL);
 	assert_true(pa->live);
-	assert_int_equal(pa->watches, 2);
+	assert_int_equal(pa->watches, 1);
 	assert_false(sidecore_port_ready(pa));
 	guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_RW, 100);
 	assert_true(sidecore_port_ready(pa));
@@ -2233,26 +2232,30 @@ static void test_peer_reset_tells_the_other_end(void **state)
 
 /*
  * An open connection costs A's port no pass: it is neither busy nor ready
- * until a death moves the table's count, and after the pass that looked
- * at its links it rests again.
+ * until a death moves the table's count, which it watches only while it
+ * has links; after the pass that told A of B's, it watches it no more.
  */
 static void test_peer_link_rests(void **state)
 {
 	struct world *w = *state;
-	struct guest *a = w->g[A], *b = w->g[B];
-	const struct sidecore_port *pa = &a->dev.vdev.port;
+	struct guest *a = w->g[A], *b = w->g[B], *c = w->g[C];
+	const struct sidecore_port *pa = &a->dev.vdev.port, *pc = &c->dev.vdev.port;
 
 	configure_all(w, ALL);
 	post_rx_buffers(a, 4);
 	post_rx_buffers(b, 4);
 	connect_a_to_b(w);
 	run_pass(w);
+	assert_int_equal(pa->watches, 2);
+	assert_int_equal(pc->watches, 1);
 	assert_false(pa->busy);
 	assert_false(sidecore_port_ready(pa));
 	virtio_dev_reset(&b->dev.vdev);
 	assert_true(sidecore_port_ready(pa));
+	assert_false(sidecore_port_ready(pc));
 	run_pass(w);
 	expect_rst_from_b(w);
+	assert_int_equal(pa->watches, 1);
 	assert_false(sidecore_port_ready(pa));
 }
 
@@ -2270,6 +2273,8 @@ static void test_peer_rst_unlinks(void **state)
 	guest_send(w, a, b->cid, VIRTIO_VSOCK_OP_RST, 0);
 	run_pass(w);
 	assert_int_equal(guest_receive(w, b, &got, 0), 0);
+	assert_int_equal(a->dev.vdev.port.watches, 1);
+	assert_int_equal(b->dev.vdev.port.watches, 1);
 	virtio_dev_reset(&b->dev.vdev);
 	run_pass(w);
 	assert_nothing_received(w, a);
