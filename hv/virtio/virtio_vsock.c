@@ -926,10 +926,7 @@ _Static_assert(2 <= SIDECORE_PORT_WATCHES, "no room to watch the transmitq and t
 
 static void virtio_vsock_watch(struct virtio_dev *vdev)
 {
-	struct virtio_vsock *dev = container_of(vdev, struct virtio_vsock, vdev);
-
-	dev->queue_watches = vdev->port.watches;
-	virtio_vsock_peers_watch(dev);
+	virtio_vsock_peers_watch(container_of(vdev, struct virtio_vsock, vdev));
 }
 
 const struct virtio_dev_ops virtio_vsock_ops = {

@@ -257,7 +257,6 @@ struct virtio_vsock {
 	unsigned int link_next;	/* the slot taken when all are used */
 	uint32_t life;		/* resets and breaks so far; peers read it unlocked */
 	uint16_t deaths_seen;	/* table->deaths at the last look at the links */
-	unsigned int queue_watches;	/* the port's watches of queues; the deaths' follows */
 	bool reap_pending;	/* an RST for a dead peer found no buffer */
 	/* CID 2's end of the driver's connections there. */
 	struct virtio_vsock_host_conn host[VIRTIO_VSOCK_HOST_CONNS];

@@ -57,7 +57,9 @@ void virtio_vsock_peers_watch(struct virtio_vsock *dev)
 
 	if (!virtio_dev_active(&dev->vdev))
 		return;
-	port->watches = dev->queue_watches;
+	/* The deaths' watch, if there, is the last: the queues' come first. */
+	if (port->watches && port->watch[port->watches - 1].idx == &dev->table->deaths)
+		port->watches--;
 	for (unsigned int i = 0; i < VIRTIO_VSOCK_LINKS; i++) {
 		if (dev->link[i].peer) {
 			port->watch[port->watches++] = (struct sidecore_watch){
